@@ -1,0 +1,3 @@
+"""physbench-gym: PhysicianBench-style clinical tasks as Gymnasium environments."""
+
+__version__ = "0.1.0"
