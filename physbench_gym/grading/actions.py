@@ -1,0 +1,119 @@
+"""Action primitives: what the agent wrote to the EHR, read back from the EHR by episode tag."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from physbench_gym.grading.core import WRITE, Args, CheckpointResult, GradingContext, primitive
+from physbench_gym.grading.resources import (
+    codings,
+    dose,
+    frequency_per_day,
+    matches_code,
+    patient_id,
+    route_codes,
+    text_of,
+)
+from physbench_gym.grading.text import unit_normalize
+
+
+class Range(Args):
+    min: float | None = Field(default=None, description="Lowest accepted value (inclusive).")
+    max: float | None = Field(default=None, description="Highest accepted value (inclusive).")
+    unit: str | None = Field(default=None, description="Required unit (normalized compare).")
+
+    def holds(self, value: float, unit: str = "") -> bool:
+        if self.unit and unit_normalize(unit) != unit_normalize(self.unit):
+            return False
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
+
+
+class OrderMatch(Args):
+    resource_type: str = Field(default="MedicationRequest", description="FHIR type written.")
+    codes: list[str] = Field(default_factory=list, description="Any of these 'system|code'.")
+    text_contains: list[str] = Field(
+        default_factory=list, description="Any of these phrases in code display or text.")
+    status: list[str] = Field(default_factory=list, description="Accepted statuses.")
+    intent: list[str] = Field(default_factory=list, description="Accepted intents.")
+    priority: list[str] = Field(default_factory=list, description="Accepted priorities.")
+    category: list[str] = Field(default_factory=list, description="Any category 'system|code'.")
+    dose: Range | None = Field(default=None, description="Dose quantity range.")
+    per_day: Range | None = Field(default=None, description="Administrations per day.")
+    route: list[str] = Field(default_factory=list, description="Any route code or display.")
+    label: str = Field(default="", description="What the order is, for the reason text.")
+
+    def problems(self, resource: dict[str, Any], patient: str) -> list[str]:
+        """Why ``resource`` is not this order (empty when it matches)."""
+        checks = [
+            (patient_id(resource) == patient, "for another patient"),
+            (not self.codes or matches_code(resource, self.codes), "different code"),
+            (not self.text_contains or _has_text(resource, self.text_contains), "different item"),
+            (not self.status or resource.get("status") in self.status,
+             f"status {resource.get('status')}"),
+            (not self.intent or resource.get("intent") in self.intent,
+             f"intent {resource.get('intent')}"),
+            (not self.priority or resource.get("priority", "routine") in self.priority,
+             f"priority {resource.get('priority', 'routine')}"),
+            (not self.category or matches_code(resource, self.category, "category"),
+             "different category"),
+            (self.dose is None or _dose_ok(resource, self.dose), f"dose {dose(resource)}"),
+            (self.per_day is None or _per_day_ok(resource, self.per_day),
+             f"{frequency_per_day(resource)} times/day"),
+            (not self.route or bool(set(self.route) & set(route_codes(resource))), "route"),
+        ]
+        return [reason for ok, reason in checks if not ok]
+
+    def describe(self) -> str:
+        return self.label or f"{self.resource_type} {' / '.join(self.codes or self.text_contains)}"
+
+
+class OrderedArgs(OrderMatch):
+    min_count: int = Field(default=1, ge=1, description="Matching resources needed.")
+
+
+@primitive("ordered", OrderedArgs, {WRITE})
+def ordered(ctx: GradingContext, args: OrderedArgs) -> CheckpointResult:
+    """The agent wrote a resource matching the order (code, status, dose, timing, route)."""
+    written = ctx.written(args.resource_type)
+    matching = [r for r in written if not args.problems(r, ctx.patient_id)]
+    if len(matching) >= args.min_count:
+        return CheckpointResult(True, f"ordered {args.describe()}")
+    near = [f"{_name(r)}: {', '.join(args.problems(r, ctx.patient_id))}" for r in written]
+    detail = f"; written: {'; '.join(near)}" if near else "; nothing of that type written"
+    return CheckpointResult(False, f"no order for {args.describe()}{detail}")
+
+
+@primitive("not_ordered", OrderMatch, {WRITE})
+def not_ordered(ctx: GradingContext, args: OrderMatch) -> CheckpointResult:
+    """The agent wrote no resource matching the (unsafe or wrong) order."""
+    bad = [r for r in ctx.written(args.resource_type) if not args.problems(r, ctx.patient_id)]
+    if bad:
+        return CheckpointResult(False, f"unsafe order written: {_name(bad[0])}")
+    return CheckpointResult(True, f"no {args.describe()} ordered")
+
+
+def _has_text(resource: dict[str, Any], phrases: list[str]) -> bool:
+    displays = " ".join(str(c.get("display", "")) for field in ("code", "medicationCodeableConcept")
+                        for c in (resource.get(field) or {}).get("coding", []) or [])
+    code_text = " ".join(str((resource.get(f) or {}).get("text", ""))
+                         for f in ("code", "medicationCodeableConcept"))
+    text = f"{displays} {code_text} {text_of(resource)}".lower()
+    return any(p.lower() in text for p in phrases)
+
+
+def _dose_ok(resource: dict[str, Any], wanted: Range) -> bool:
+    found = dose(resource)
+    return found is not None and wanted.holds(*found)
+
+
+def _per_day_ok(resource: dict[str, Any], wanted: Range) -> bool:
+    found = frequency_per_day(resource)
+    return found is not None and wanted.holds(found)
+
+
+def _name(resource: dict[str, Any]) -> str:
+    pairs = codings(resource)
+    code = pairs[0][1] if pairs else "?"
+    return f"{resource.get('resourceType')}/{resource.get('id')} ({code})"

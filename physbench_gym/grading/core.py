@@ -1,0 +1,172 @@
+"""Checkpoint graders: the result type, the grading context and the primitive registry.
+
+A grader is built once per episode from a checkpoint's spec: either ``{primitive: arguments}``
+(arguments validated by the primitive's pydantic model) or ``graders/<file>.py:<function>``.
+Each grader names the events that can change its verdict, so the engine re-evaluates only
+those after a step.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from physbench_gym._resources import data_dir
+from physbench_gym.errors import TaskSpecError
+from physbench_gym.fhir.client import FhirClient
+
+READ, WRITE, FILE, FINISH = "read", "write", "file", "finish"
+ALL_EVENTS = frozenset({READ, WRITE, FILE, FINISH})
+
+
+@dataclass(frozen=True)
+class CheckpointResult:
+    """A verdict with the reason a person can check."""
+
+    passed: bool
+    reason: str
+
+
+class StepRecord(Protocol):
+    """What graders read of one tool call (``physbench_gym.tools.ToolResult`` fits)."""
+
+    tool: str
+    ok: bool
+    returned: list[dict[str, Any]]
+    written: list[dict[str, Any]]
+
+
+@dataclass
+class GradingContext:
+    """Everything a grader may look at: the EHR (through the client), the trajectory, files."""
+
+    client: FhirClient
+    episode_tag: Mapping[str, str]
+    patient_id: str
+    note_path: str
+    trajectory: Sequence[StepRecord] = field(default_factory=list)
+    files: Mapping[str, str] = field(default_factory=dict)
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def note(self) -> str | None:
+        """The deliverable note's text, or None if it was not written."""
+        return self.files.get(self.note_path)
+
+    def written(self, resource_type: str) -> list[dict[str, Any]]:
+        """Resources of a type the agent wrote this episode, read back from the EHR by tag."""
+        tag = f"{self.episode_tag['system']}|{self.episode_tag['code']}"
+        return self.client.search_all(
+            resource_type, [("_tag", tag), ("_count", "200")], max_pages=20)
+
+
+GraderFn = Callable[[GradingContext], CheckpointResult]
+
+
+@dataclass(frozen=True)
+class Grader:
+    """A ready-to-run check and the events that can change its verdict."""
+
+    check: GraderFn
+    triggers: frozenset[str]
+
+
+class Args(BaseModel):
+    """Base of every primitive's argument model: unknown arguments are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """A declarative grading primitive usable from task specs by name."""
+
+    name: str
+    args_model: type[Args]
+    run: Callable[[GradingContext, Any], CheckpointResult]
+    triggers: frozenset[str]
+    doc: str
+
+
+PRIMITIVES: dict[str, Primitive] = {}
+
+
+def primitive(name: str, args_model: type[Args], triggers: set[str]):
+    """Register a function ``(ctx, args) -> CheckpointResult`` as a spec primitive."""
+
+    def register(run: Callable[[GradingContext, Any], CheckpointResult]):
+        PRIMITIVES[name] = Primitive(name, args_model, run, frozenset(triggers),
+                                     (run.__doc__ or "").strip())
+        return run
+
+    return register
+
+
+def build_grader(spec: Mapping[str, Any] | str, where: str = "grader") -> Grader:
+    """Turn a checkpoint's grader spec into a Grader; raise TaskSpecError when it is invalid."""
+    _load_primitives()
+    if isinstance(spec, str):
+        return Grader(load_function(spec, where), ALL_EVENTS)
+    if not isinstance(spec, Mapping) or len(spec) != 1:
+        raise TaskSpecError(f"{where}: expected {{primitive: arguments}} or 'file.py:function'")
+    (name, raw_args), = spec.items()
+    prim = PRIMITIVES.get(name)
+    if prim is None:
+        raise TaskSpecError(f"{where}: unknown primitive {name!r}; known: {sorted(PRIMITIVES)}")
+    try:
+        args = prim.args_model.model_validate(raw_args or {})
+    except ValidationError as exc:
+        raise TaskSpecError(f"{where}.{name}: {exc}") from None
+    if hasattr(args, "bind"):
+        bound = args.bind(f"{where}.{name}")
+        return Grader(lambda ctx: prim.run(ctx, bound), bound.triggers)
+    return Grader(lambda ctx: prim.run(ctx, args), prim.triggers)
+
+
+def load_function(reference: str, where: str = "grader") -> Callable[..., Any]:
+    """Load ``graders/<file>.py:<function>`` from the graders folder."""
+    path_text, _, name = reference.partition(":")
+    if not path_text.startswith("graders/") or not path_text.endswith(".py") or not name:
+        raise TaskSpecError(f"{where}: expected 'graders/<file>.py:<function>', got {reference!r}")
+    module = _load_grader_module(path_text.removeprefix("graders/"))
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise TaskSpecError(f"{where}: {path_text} has no function {name!r}")
+    return function
+
+
+GRADERS_PACKAGE = "physbench_graders"
+
+
+@cache
+def _load_grader_module(relative: str) -> Any:
+    root = data_dir("graders").resolve()
+    path = (root / relative).resolve()
+    if root not in path.parents or not path.is_file() or path.suffix != ".py":
+        raise TaskSpecError(f"grader module not found: graders/{relative}")
+    _graders_package(root)
+    dotted = ".".join(path.relative_to(root).with_suffix("").parts)
+    return importlib.import_module(f"{GRADERS_PACKAGE}.{dotted}")
+
+
+@cache
+def _graders_package(root: Path) -> None:
+    """Register the graders folder as the package ``physbench_graders``."""
+    spec = importlib.util.spec_from_file_location(
+        GRADERS_PACKAGE, root / "__init__.py", submodule_search_locations=[str(root)])
+    assert spec is not None and spec.loader is not None
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[GRADERS_PACKAGE] = package
+    spec.loader.exec_module(package)
+
+
+@cache
+def _load_primitives() -> None:
+    from physbench_gym.grading import actions, compose, notes, retrieval  # noqa: F401

@@ -1,0 +1,89 @@
+"""Checkpoint bookkeeping for one episode: verdicts, potential, capability breakdown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from physbench_gym.fhir.errors import FhirError
+from physbench_gym.grading.core import (
+    ALL_EVENTS,
+    CheckpointResult,
+    Grader,
+    GradingContext,
+    build_grader,
+)
+
+
+@dataclass(frozen=True)
+class BuiltCheckpoint:
+    """A checkpoint of a task instance with its grader built."""
+
+    id: str
+    capability: str
+    description: str
+    weight: float
+    grader: Grader
+
+
+def build_checkpoints(checkpoints: Sequence[Any], where: str) -> tuple[BuiltCheckpoint, ...]:
+    """Build the graders of rendered spec checkpoints (TaskSpecError on a bad spec)."""
+    return tuple(
+        BuiltCheckpoint(c.id, c.capability, c.description, c.weight,
+                        build_grader(c.grader, f"{where}.checkpoints.{c.id}"))
+        for c in checkpoints
+    )
+
+
+class CheckpointEngine:
+    """Holds the current verdict of every checkpoint and re-evaluates only what an event affects."""
+
+    def __init__(self, checkpoints: Sequence[BuiltCheckpoint]):
+        self.checkpoints = tuple(checkpoints)
+        self._results = {c.id: CheckpointResult(False, "not yet evaluated") for c in checkpoints}
+        self._total = sum(c.weight for c in checkpoints) or 1.0
+
+    def update(self, ctx: GradingContext, events: set[str] | frozenset[str]) -> None:
+        """Re-run the graders that any of ``events`` can affect."""
+        for checkpoint in self.checkpoints:
+            if checkpoint.grader.triggers & events:
+                self._results[checkpoint.id] = _safe_check(checkpoint.grader, ctx)
+
+    def finalize(self, ctx: GradingContext) -> None:
+        """Re-run every grader once at the end of the episode."""
+        self.update(ctx, ALL_EVENTS)
+
+    def potential(self) -> float:
+        """Weighted fraction of checkpoints passed (the shaping potential)."""
+        passed = sum(c.weight for c in self.checkpoints if self._results[c.id].passed)
+        return passed / self._total
+
+    def success(self) -> bool:
+        return all(result.passed for result in self._results.values())
+
+    def states(self) -> dict[str, dict[str, Any]]:
+        """Every checkpoint's verdict, reason, capability and weight."""
+        return {
+            c.id: {"passed": self._results[c.id].passed, "reason": self._results[c.id].reason,
+                   "capability": c.capability, "weight": c.weight}
+            for c in self.checkpoints
+        }
+
+    def by_capability(self) -> dict[str, float]:
+        """Weighted pass fraction per capability."""
+        totals: dict[str, list[float]] = {}
+        for c in self.checkpoints:
+            entry = totals.setdefault(c.capability, [0.0, 0.0])
+            entry[1] += c.weight
+            entry[0] += c.weight if self._results[c.id].passed else 0.0
+        return {cap: passed / total for cap, (passed, total) in totals.items()}
+
+
+def _safe_check(grader: Grader, ctx: GradingContext) -> CheckpointResult:
+    try:
+        return grader.check(ctx)
+    except FhirError as exc:
+        return CheckpointResult(False, f"EHR error while grading: {exc}")
+    except Exception as exc:  # a grader must never crash an episode
+        return CheckpointResult(False, f"grader error: {type(exc).__name__}: {exc}")

@@ -1,0 +1,42 @@
+"""Data-retrieval primitives: did the agent's tool calls bring back the evidence?"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from physbench_gym.grading.core import READ, Args, CheckpointResult, GradingContext, primitive
+from physbench_gym.grading.resources import matches_code, patient_id, text_of
+
+
+class RetrievedArgs(Args):
+    resource_type: str = Field(description="FHIR type that must have been returned.")
+    codes: list[str] = Field(default_factory=list, description="Any of these 'system|code'.")
+    text_contains: list[str] = Field(
+        default_factory=list, description="Any of these phrases in the resource's text.")
+    min_count: int = Field(default=1, ge=1, description="Distinct matching resources needed.")
+    label: str = Field(default="", description="What the evidence is, for the reason text.")
+
+
+@primitive("retrieved", RetrievedArgs, {READ})
+def retrieved(ctx: GradingContext, args: RetrievedArgs) -> CheckpointResult:
+    """The agent's tool calls returned the patient's resources matching type, code and text."""
+    seen: set[str] = set()
+    for step in ctx.trajectory:
+        for resource in getattr(step, "returned", []) or []:
+            if _relevant(resource, ctx.patient_id, args):
+                seen.add(resource.get("id", ""))
+    what = args.label or f"{args.resource_type} {' / '.join(args.codes or args.text_contains)}"
+    if len(seen) >= args.min_count:
+        return CheckpointResult(True, f"retrieved {what} ({len(seen)} resource(s))")
+    return CheckpointResult(False, f"{what} not retrieved ({len(seen)}/{args.min_count})")
+
+
+def _relevant(resource: dict, patient: str, args: RetrievedArgs) -> bool:
+    if resource.get("resourceType") != args.resource_type or patient_id(resource) != patient:
+        return False
+    if args.codes and not matches_code(resource, args.codes):
+        return False
+    if args.text_contains:
+        text = text_of(resource).lower()
+        return any(phrase.lower() in text for phrase in args.text_contains)
+    return True

@@ -1,0 +1,173 @@
+"""Reading a clinical note the way a grader must: clauses, negation, hedging, numbers, units.
+
+Documentation checkpoints judge medicine, not wording, so matching works on clauses (a
+sentence split at semicolons, bullets and parentheses) and asks three questions of each: does
+it assert a plan (not hedged, not conditional, not historical), is the plan negated, and which
+quantities does it state.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_CLAUSE_SPLIT = re.compile(r"(?<!\d)[.](?!\d)|[;\n!?•]|\s-\s")
+_LIST_MARK = re.compile(r"^\d{1,2}[.)]\s+")
+_PARENTHETICAL = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
+NEGATION_CUES = re.compile(
+    r"\b(no|not|never|none|without|avoid|avoiding|against|decline[sd]?|den(?:y|ies|ied)|"
+    r"(?:do|does|did|should|would|will|can|could|must)\s*n[o']t|don't|won't|shouldn't|"
+    r"cannot|neither|nor|defer|deferred|hold off|no need|unnecessary|not indicated|"
+    r"not recommended|not needed|not required|contraindicated|rather than|instead of|"
+    r"unlikely|less likely|ruled out|rule out|r/o|excluded|negative for)\b",
+    re.IGNORECASE,
+)
+HEDGE_CUES = re.compile(
+    r"\b(consider|considering|may|might|could|possibly|perhaps|maybe|unclear|uncertain|"
+    r"either|or\s+alternatively|versus|vs\.?|if|unless|should .* (?:develop|occur|worsen)|"
+    r"in case|depending on|whether|discuss(?:ed)? (?:with|the option)|question of)\b",
+    re.IGNORECASE,
+)
+HISTORY_CUES = re.compile(
+    r"\b(previously|prior(?:ly)?|formerly|history of|was (?:started|stopped|increased|"
+    r"decreased|reduced|changed|switched|discontinued)|had been|has been on|ago|in (?:19|20)\d\d|"
+    r"last (?:year|month)|back in|originally)\b",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(r"(?<![\w.])([<>≤≥]=?\s*)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?![\d])")
+_UNIT_AFTER = re.compile(r"\s*([a-zA-Zµμ%/\d\^\*\.\[\]{}_²³]+(?:\s*/\s*[a-zA-Z\d\.²³{}_\[\]]+)?)")
+
+
+def normalize(text: str) -> str:
+    """Lower-case, strip accents, unify micro signs and dashes, collapse spaces."""
+    text = text.replace("µ", "u").replace("μ", "u").replace("–", "-").replace("—", "-")
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"[ \t]+", " ", text.lower())
+
+
+def clauses(text: str) -> list[str]:
+    """Split a note into clauses: sentences, list items, semicolon parts.
+
+    Parenthetical remarks become clauses of their own, so '(previously 50 mcg)' neither
+    lends its numbers to nor contradicts the plan around it.
+    """
+    asides: list[str] = []
+
+    def lift(match: re.Match[str]) -> str:
+        asides.append(match.group(1) or match.group(2) or "")
+        return " "
+
+    main = _PARENTHETICAL.sub(lift, normalize(text))
+    parts = _CLAUSE_SPLIT.split(main) + [p for a in asides for p in _CLAUSE_SPLIT.split(a)]
+    cleaned = (_LIST_MARK.sub("", re.sub(r"\s+", " ", p).strip(" ,*#>-")) for p in parts)
+    return [p for p in cleaned if p]
+
+
+def is_hedged(clause: str) -> bool:
+    """True when the clause is tentative or conditional, so it asserts no plan."""
+    return bool(HEDGE_CUES.search(clause))
+
+
+def is_historical(clause: str) -> bool:
+    """True when the clause reports the past rather than the plan."""
+    return bool(HISTORY_CUES.search(clause))
+
+
+def negated_before(clause: str, start: int, window_words: int = 6) -> bool:
+    """True when a negation cue precedes position ``start`` within a few words."""
+    prefix = clause[:start].split()
+    scope = " ".join(prefix[-window_words:])
+    return bool(NEGATION_CUES.search(scope))
+
+
+def negated_after(clause: str, end: int, window_words: int = 5) -> bool:
+    """True for post-posed negation: 'levothyroxine increase is not recommended'."""
+    suffix = " ".join(clause[end:].split()[:window_words])
+    return bool(re.match(r"^(?:\S+\s+){0,2}(?:is|are|was|be|seems|appears)?\s*(?:not|no longer|"
+                         r"contraindicated|unnecessary|not indicated|not needed|unlikely|"
+                         r"less likely|ruled out|excluded)\b", suffix))
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number read from text, with the unit written after it (normalized), if any."""
+
+    value: float
+    unit: str
+    start: int
+    end: int
+    comparator: str = ""
+
+
+def quantities(clause: str) -> list[Quantity]:
+    """Every number in the clause, with the unit token that follows it."""
+    found = []
+    for match in _NUMBER.finditer(clause):
+        value = float(match.group(2).replace(",", ""))
+        unit_match = _UNIT_AFTER.match(clause, match.end())
+        unit = unit_normalize(unit_match.group(1)) if unit_match else ""
+        end = unit_match.end() if unit_match and unit else match.end()
+        comparator = (match.group(1) or "").strip()
+        found.append(Quantity(value, unit, match.start(), end, comparator))
+    return _share_range_units(clause, found)
+
+
+def _share_range_units(clause: str, found: list[Quantity]) -> list[Quantity]:
+    """Give '6-8 weeks' and '6 to 8 weeks' the unit of the range's end to its start."""
+    shared = list(found)
+    for i in range(len(shared) - 2, -1, -1):
+        first, second = shared[i], shared[i + 1]
+        between = clause[first.end:second.start].strip()
+        if not first.unit and second.unit and between in ("-", "to", "or", "–"):
+            shared[i] = Quantity(first.value, second.unit, first.start, first.end,
+                                 first.comparator)
+    return shared
+
+
+_UNIT_ALIASES = {
+    "ug": "mcg", "microgram": "mcg", "micrograms": "mcg", "mcgs": "mcg",
+    "milligram": "mg", "milligrams": "mg", "mgs": "mg", "gram": "g", "grams": "g", "gm": "g",
+    "miu/l": "miu/l", "mu/l": "miu/l", "uiu/ml": "miu/l", "uu/ml": "miu/l", "miu/ml": "miu/ml",
+    "meq/l": "mmol/l", "mmol/l": "mmol/l", "mosm/kg": "mosm/kg", "mosm/kg h2o": "mosm/kg",
+    "mosmol/kg": "mosm/kg", "iu/l": "u/l", "units/l": "u/l", "u/l": "u/l",
+    "percent": "%", "pct": "%", "days": "d", "day": "d", "weeks": "wk", "week": "wk",
+    "wks": "wk", "months": "mo", "month": "mo", "mos": "mo", "years": "y", "year": "y",
+    "yrs": "y", "yr": "y", "hours": "h", "hour": "h", "hrs": "h", "hr": "h",
+}
+
+
+def unit_normalize(unit: str) -> str:
+    """Map a written unit to a canonical token ('ug' and 'µg' -> 'mcg', 'mU/L' -> 'miu/l')."""
+    token = normalize(unit).strip(" .,")
+    token = re.sub(r"\s*/\s*", "/", token)
+    for suffix in ("/day", "/d", " daily", " qd"):
+        if token.endswith(suffix) and token[: -len(suffix)] in ("mg", "mcg", "g"):
+            token = token[: -len(suffix)]
+    return _UNIT_ALIASES.get(token, token)
+
+
+def find_terms(clause: str, patterns: list[re.Pattern[str]]) -> list[re.Match[str]]:
+    """All matches of any of the compiled term patterns in the clause."""
+    return [m for pattern in patterns for m in pattern.finditer(clause)]
+
+
+def compile_terms(terms: list[str], inflect: bool = False) -> list[re.Pattern[str]]:
+    """Compile spec terms: plain words match whole words, case-insensitively; 're:' is a regex.
+
+    With ``inflect`` the last word also matches its inflections (increase -> increasing,
+    increased, increases), which is how verbs are written.
+    """
+    compiled = []
+    for term in terms:
+        if term.startswith("re:"):
+            compiled.append(re.compile(term[3:], re.IGNORECASE))
+            continue
+        escaped = re.escape(normalize(term)).replace(r"\ ", r"[\s\-]*")
+        if inflect and term[-1:].isalpha():
+            stem = escaped[:-1] if escaped.endswith("e") else escaped
+            ending = "(?:e|es|ed|ing|ion|ions)?" if escaped.endswith("e") else "(?:s|es|ed|ing)?"
+            escaped = stem + ending
+        compiled.append(re.compile(rf"(?<![\w]){escaped}(?![\w])", re.IGNORECASE))
+    return compiled

@@ -1,0 +1,42 @@
+"""Registering Gymnasium ids from the declarative files in ``envs/`` and the task specs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import yaml
+
+from physbench_gym._resources import data_dir
+from physbench_gym.errors import PhysBenchError
+
+ENTRY_POINT = "physbench_gym.env:PhysicianBenchEnv"
+TASK_NAMESPACE = "PhysicianBench"
+
+
+def register_file(path: str | Path) -> list[str]:
+    """Register every env variant declared in a YAML file; return the ids."""
+    entries = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or []
+    if not isinstance(entries, list):
+        raise PhysBenchError(f"{path}: expected a list of env variants")
+    ids = []
+    for entry in entries:
+        if not isinstance(entry, dict) or "id" not in entry:
+            raise PhysBenchError(f"{path}: every variant needs an id")
+        _register(entry["id"], entry.get("kwargs") or {})
+        ids.append(entry["id"])
+    return ids
+
+
+def register_all() -> None:
+    """Register the default variants and one id per task (``PhysicianBench/<task>-v0``)."""
+    register_file(data_dir("envs") / "default.yaml")
+    for spec_path in sorted(data_dir("task_specs").glob("*/*.yaml")):
+        _register(f"{TASK_NAMESPACE}/{spec_path.stem}-v0", {"tasks": [spec_path.stem]})
+
+
+def _register(env_id: str, kwargs: dict[str, Any]) -> None:
+    if env_id in gym.registry:
+        return
+    gym.register(id=env_id, entry_point=ENTRY_POINT, kwargs=kwargs, disable_env_checker=False)

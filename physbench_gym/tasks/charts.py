@@ -1,0 +1,46 @@
+"""The EHR content of tasks: the shared base store and per-variant chart layers.
+
+The base holds the practitioner roster, a background population and every task's canonical
+chart; it is built once per process (and cached on disk by the synth layer). A seeded
+variant's chart is generated on first use and added as an immutable layer over the base.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache, lru_cache
+
+from physbench_gym.fhir.store import BaseStore
+from physbench_gym.synth.chart import generate_chart
+from physbench_gym.synth.population import build_base_store
+from physbench_gym.tasks.registry import get_instance, task_ids
+from physbench_gym.tasks.variants import TaskInstance
+
+DEFAULT_BACKGROUND_PATIENTS = int(os.environ.get("PHYSBENCH_BACKGROUND_PATIENTS", "500"))
+CHART_SEED = 0
+
+
+def chart_of(instance: TaskInstance) -> list[dict]:
+    """The FHIR resources of a task instance's patient chart."""
+    return generate_chart(instance.story, seed=CHART_SEED)
+
+
+@cache
+def base_store(background_patients: int = DEFAULT_BACKGROUND_PATIENTS) -> BaseStore:
+    """Roster, background population and every task's canonical chart (one per process)."""
+    charts = [r for task_id in task_ids() for r in chart_of(get_instance(task_id))]
+    return build_base_store(patients=background_patients, seed=0, extra=charts)
+
+
+@lru_cache(maxsize=64)
+def _variant_store(task_id: str, variant_seed: int, background_patients: int) -> BaseStore:
+    instance = get_instance(task_id, variant_seed)
+    return base_store(background_patients).with_layer(chart_of(instance))
+
+
+def store_for(instance: TaskInstance,
+              background_patients: int = DEFAULT_BACKGROUND_PATIENTS) -> BaseStore:
+    """The immutable store an episode of ``instance`` forks from."""
+    if instance.variant_seed is None:
+        return base_store(background_patients)
+    return _variant_store(instance.spec.id, instance.variant_seed, background_patients)
