@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 
 _CLAUSE_SPLIT = re.compile(r"(?<!\d)[.](?!\d)|[;\n!?•]|\s-\s")
+_SOFT_WRAP = re.compile(r"(?<![.:;!?])[ \t]*\n(?![ \t]*(?:[-*•#>]|\d{1,2}[.)]|\n|$))[ \t]*")
 _LIST_MARK = re.compile(r"^\d{1,2}[.)]\s+")
 _PARENTHETICAL = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 NEGATION_CUES = re.compile(
@@ -50,6 +51,9 @@ def normalize(text: str) -> str:
 def clauses(text: str) -> list[str]:
     """Split a note into clauses: sentences, list items, semicolon parts.
 
+    A line break inside a sentence (soft wrap) joins the lines; a break before a list item,
+    a heading or a blank line, or after a sentence end, separates them.
+
     Parenthetical remarks become clauses of their own, so '(previously 50 mcg)' neither
     lends its numbers to nor contradicts the plan around it.
     """
@@ -59,7 +63,7 @@ def clauses(text: str) -> list[str]:
         asides.append(match.group(1) or match.group(2) or "")
         return " "
 
-    main = _PARENTHETICAL.sub(lift, normalize(text))
+    main = _PARENTHETICAL.sub(lift, _SOFT_WRAP.sub(" ", normalize(text)))
     parts = _CLAUSE_SPLIT.split(main) + [p for a in asides for p in _CLAUSE_SPLIT.split(a)]
     cleaned = (_LIST_MARK.sub("", re.sub(r"\s+", " ", p).strip(" ,*#>-")) for p in parts)
     return [p for p in cleaned if p]

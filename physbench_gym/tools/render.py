@@ -1,0 +1,110 @@
+"""Observation text: compact JSON of what the EHR returned, readable and bounded in size.
+
+Resources are shown with everything clinical; ``meta`` keeps only ``lastUpdated``, generated
+narrative is dropped, and base64 attachments (notes, report forms) are decoded to text.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any
+
+JsonDict = dict[str, Any]
+MAX_OBSERVATION_CHARS = 10_000
+SEARCH_HINT = ("narrow the search: a smaller count, a specific code, a date range "
+               "(date_ge/date_le) or a status")
+
+
+def compact_json(value: Any) -> str:
+    """Serialize without spaces, keeping non-ASCII text readable."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def clinical_view(resource: JsonDict) -> JsonDict:
+    """A copy of a resource for the agent's eyes: meta trimmed, attachments decoded."""
+    view = {key: _decoded(value) for key, value in resource.items() if key not in ("meta", "text")}
+    updated = (resource.get("meta") or {}).get("lastUpdated") if isinstance(
+        resource.get("meta"), dict) else None
+    if updated:
+        view["meta"] = {"lastUpdated": updated}
+    return view
+
+
+def _decoded(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_decoded(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if "data" in value and isinstance(value["data"], str) and _is_attachment(value):
+        return _attachment(value)
+    return {key: _decoded(item) for key, item in value.items()}
+
+
+def _is_attachment(value: JsonDict) -> bool:
+    return bool({"contentType", "title", "language", "url", "size", "hash"} & value.keys())
+
+
+def _attachment(value: JsonDict) -> JsonDict:
+    shown = {key: item for key, item in value.items() if key not in ("data", "hash")}
+    content_type = str(value.get("contentType") or "text/plain")
+    textual = content_type.startswith("text/") or content_type.split(";")[0] in (
+        "application/json", "application/xml", "application/fhir+json")
+    try:
+        raw = base64.b64decode(value["data"], validate=False)
+    except (binascii.Error, ValueError):
+        shown["text"] = "[attachment data is not valid base64]"
+        return shown
+    if textual:
+        shown["text"] = raw.decode("utf-8", errors="replace")
+    else:
+        shown["text"] = f"[{len(raw)} bytes of {content_type} not shown]"
+    return shown
+
+
+def render_resource(resource: JsonDict) -> str:
+    """One resource as compact JSON, bounded in size."""
+    return bounded(compact_json(clinical_view(resource)),
+                   "the resource is too long to show in full")
+
+
+def render_search(resource_type: str, resources: list[JsonDict], total: int | None,
+                  pages: int, more: bool, limit: int = MAX_OBSERVATION_CHARS) -> str:
+    """A search answer: counts, a paging note and as many whole resources as fit in ``limit``."""
+    head: JsonDict = {"resourceType": resource_type, "total": total,
+                      "returned": len(resources), "pages": pages}
+    if more:
+        head["more"] = "more results exist: raise page_limit or count, or narrow the search"
+    views = [compact_json(clinical_view(item)) for item in resources]
+    text = _assemble(head, views)
+    if len(text) <= limit:
+        return text
+    shown = _how_many_fit(head, views, limit)
+    head["truncated"] = (f"output truncated to {limit} characters: showing {shown} of "
+                         f"{len(views)} resources; {SEARCH_HINT}")
+    return bounded(_assemble(head, views[: max(shown, 1)]), SEARCH_HINT, limit)
+
+
+def _assemble(head: JsonDict, views: list[str]) -> str:
+    return compact_json(head)[:-1] + ',"resources":[' + ",".join(views) + "]}"
+
+
+def _how_many_fit(head: JsonDict, views: list[str], limit: int) -> int:
+    note = {**head, "truncated": "x" * 300}
+    used = len(_assemble(note, []))
+    shown = 0
+    for view in views:
+        used += len(view) + (1 if shown else 0)
+        if used > limit:
+            break
+        shown += 1
+    return shown
+
+
+def bounded(text: str, hint: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
+    """Cut ``text`` to ``limit`` characters, ending with a note that says how to see the rest."""
+    if len(text) <= limit:
+        return text
+    note = f" ...[output truncated: {len(text)} characters exceed the {limit} limit; {hint}]"
+    return text[: limit - len(note)] + note
