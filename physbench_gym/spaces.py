@@ -93,12 +93,14 @@ class ToolCallSpace(spaces.Text):
         super().__init__(max_length=MAX_ACTION_CHARS, min_length=2,
                          charset="".join(sorted(OBSERVATION_CHARSET)), seed=seed)
         self.toolset = toolset
+        self._parameters = {tool.name: tool.schema()["function"]["parameters"]
+                            for tool in toolset.tools()}
 
     def sample(self, mask: Any = None, probability: Any = None) -> str:
         tools = self.toolset.tools()
         chosen = tools[int(self.np_random.integers(len(tools)))]
         return json.dumps({"tool": chosen.name, "arguments": sample_arguments(
-            chosen.args, chosen.schema()["function"]["parameters"], self.np_random)})
+            chosen.args, self._parameters[chosen.name], self.np_random)})
 
     def contains(self, x: Any) -> bool:
         try:

@@ -9,6 +9,7 @@ mistake (unknown tool, unparsable JSON, invalid arguments, an EHR error) into a
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 import json
 from collections.abc import Callable, Iterable
@@ -94,8 +95,13 @@ class Tool:
     writes: bool = False
 
     def schema(self) -> JsonDict:
-        """The OpenAI function-calling schema of this tool."""
-        return function_schema(self.name, self.description, self.args)
+        """The OpenAI function-calling schema of this tool (a fresh copy; built once)."""
+        return json.loads(_schema_text(self.name, self.description, self.args))
+
+
+@functools.cache
+def _schema_text(name: str, description: str, args: type[BaseModel]) -> str:
+    return json.dumps(function_schema(name, description, args))
 
 
 def tool(args: type[BaseModel], *, writes: bool = False) -> Callable[[ToolFunction], Tool]:
