@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import read_from_shared_memory
 from pydantic import ValidationError
 
-from physbench_gym.tools.base import Toolset
+from physbench_gym.tools.base import Toolset, get_toolset
 
 OBSERVATION_CHARSET = frozenset(string.printable)
 MAX_OBSERVATION_CHARS = 16_384
@@ -44,10 +45,49 @@ def _escape(char: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
-def observation_space() -> spaces.Text:
+class ObservationText(spaces.Text):
+    """The Text space of observations; in shared memory it reads back the current text.
+
+    Gymnasium decodes a plain ``Text`` space from shared memory once, when an
+    ``AsyncVectorEnv`` starts, so later observations would be stale. This space is read
+    through a live view instead, and a copy of the view is a tuple of strings.
+    """
+
+
+def observation_space() -> ObservationText:
     """The Text space every observation belongs to."""
-    return spaces.Text(max_length=MAX_OBSERVATION_CHARS, min_length=0,
-                       charset="".join(sorted(OBSERVATION_CHARSET)))
+    return ObservationText(max_length=MAX_OBSERVATION_CHARS, min_length=0,
+                           charset="".join(sorted(OBSERVATION_CHARSET)))
+
+
+class _SharedTextBatch(Sequence):
+    """The observations of a vector env, decoded from shared memory when accessed."""
+
+    def __init__(self, space: spaces.Text, shared: Any, n: int) -> None:
+        self._data = np.frombuffer(shared.get_obj(), dtype=np.int32).reshape(n, space.max_length)
+        self._size = len(space.character_set)
+        self._codes = np.array([ord(c) for c in space.character_list] + [0], dtype=np.uint32)
+
+    def __len__(self) -> int:
+        return self._data.shape[0]
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        row = self._data[index]
+        return self._codes[row[row < self._size]].astype(np.uint8).tobytes().decode("ascii")
+
+    def __deepcopy__(self, memo: dict) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+@read_from_shared_memory.register(ObservationText)
+def _read_observation_text(space: ObservationText, shared_memory: Any,
+                           n: int = 1) -> _SharedTextBatch:
+    return _SharedTextBatch(space, shared_memory, n)
 
 
 def parse_action(action: Any) -> tuple[str, Any]:
@@ -111,6 +151,19 @@ class ToolCallSpace(spaces.Text):
 
     def __repr__(self) -> str:
         return f"ToolCallSpace({self.toolset.name!r}, tools={len(self.toolset.names())})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["toolset"] = self.toolset.name
+        state.pop("_parameters", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        toolset = get_toolset(state.pop("toolset"))
+        self.__dict__.update(state)
+        self.toolset = toolset
+        self._parameters = {tool.name: tool.schema()["function"]["parameters"]
+                            for tool in toolset.tools()}
 
     def __eq__(self, other: Any) -> bool:
         return isinstance(other, ToolCallSpace) and other.toolset.name == self.toolset.name

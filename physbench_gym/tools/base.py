@@ -219,8 +219,9 @@ def describe(error: ValidationError) -> str:
     return "; ".join(problems)
 
 
+@functools.cache
 def get_toolset(name: str = "physicianbench") -> Toolset:
-    """Return a tool set by name: ``"physicianbench"`` (default) or ``"fhir"``."""
+    """Return a tool set by name: ``"physicianbench"`` (default) or ``"fhir"``; shared."""
     from physbench_gym.tools.generic import fhir_toolset
     from physbench_gym.tools.physicianbench import physicianbench_toolset
 
