@@ -101,6 +101,14 @@ class _Layer:
         for entry in entries:
             self.entries.setdefault(entry.resource_type, {})[entry.id] = entry
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the entries and built indexes (so a cached store starts warm), not the lock."""
+        return {key: value for key, value in self.__dict__.items() if key != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     def postings(self, resource_type: str, param: SearchParam) -> dict[str, frozenset[str]]:
         """Index of a token or reference parameter: key -> ids (built once, on first use)."""
         found = self._index.get((resource_type, param.name))

@@ -219,10 +219,18 @@ class ChartBuilder:
         })
 
     def document(self, type_code: str, moment: datetime, encounter: str, author: str,
-                 title: str, text: str) -> str:
-        """A DocumentReference holding a note as a base64 text/plain attachment."""
+                 title: str, text: str, related: str | None = None) -> str:
+        """A DocumentReference holding a note as a base64 text/plain attachment.
+
+        ``related`` names the DiagnosticReport a report document presents, so report text
+        is found among the clinical notes, as EHRs show it.
+        """
         item = term.loinc(type_code)
         written = self.cap(moment + timedelta(minutes=40))
+        context: dict[str, Any] = {"encounter": [ref("Encounter", encounter)],
+                                   "period": {"start": instant(moment), "end": instant(written)}}
+        if related:
+            context["related"] = [ref("DiagnosticReport", related)]
         return self.emit({
             "resourceType": "DocumentReference", "id": self.new_id("doc"), "status": "current",
             "docStatus": "final", "type": concept([item.coding()]),
@@ -232,8 +240,7 @@ class ChartBuilder:
             "subject": self.patient_ref, "date": instant(written),
             "author": [ref("Practitioner", author)], "description": title,
             "content": [{"attachment": attachment(text, title, written)}],
-            "context": {"encounter": [ref("Encounter", encounter)],
-                        "period": {"start": instant(moment), "end": instant(written)}},
+            "context": context,
         })
 
     def patient_resource(self, resource: dict[str, Any]) -> None:

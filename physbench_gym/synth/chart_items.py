@@ -209,7 +209,7 @@ def add_reports(builder: ChartBuilder, story: Story) -> None:
         moment = moment_of(builder, story, entry.date, entry.setting)
         encounter = builder.visit(moment, entry.setting)
         issued = builder.cap(moment + timedelta(hours=4))
-        builder.emit({
+        report_id = builder.emit({
             "resourceType": "DiagnosticReport", "id": builder.new_id("dr"), "status": "final",
             "category": category(V2_0074, entry.category, REPORT_SECTIONS[entry.category]),
             "code": concept([item.coding()]), "subject": builder.patient_ref,
@@ -218,6 +218,10 @@ def add_reports(builder: ChartBuilder, story: Story) -> None:
             "resultsInterpreter": [ref("Practitioner", reader)],
             "conclusion": entry.conclusion,
             "presentedForm": [attachment(entry.text, item.display, issued)]})
+        text = entry.text if entry.conclusion in entry.text else (
+            f"{entry.text.rstrip()}\n\nIMPRESSION: {entry.conclusion}")
+        builder.document(entry.code, moment, encounter, reader, item.display, text,
+                         related=report_id)
 
 
 def add_allergies(builder: ChartBuilder, story: Story) -> None:

@@ -28,8 +28,10 @@ def chart_of(instance: TaskInstance) -> list[dict]:
 @cache
 def base_store(background_patients: int = DEFAULT_BACKGROUND_PATIENTS) -> BaseStore:
     """Roster, background population and every task's canonical chart (one per process)."""
-    charts = [r for task_id in task_ids() for r in chart_of(get_instance(task_id))]
-    return build_base_store(patients=background_patients, seed=0, extra=charts)
+    instances = [get_instance(task_id) for task_id in task_ids()]
+    charts = [r for instance in instances for r in chart_of(instance)]
+    return build_base_store(patients=background_patients, seed=0, extra=charts,
+                            lookalikes=[instance.story for instance in instances])
 
 
 @lru_cache(maxsize=64)
