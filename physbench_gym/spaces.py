@@ -9,6 +9,7 @@ OpenAI ``tool_call`` (a dict or an SDK object with ``.function.name/.arguments``
 from __future__ import annotations
 
 import json
+import re
 import string
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,6 +22,7 @@ from pydantic import ValidationError
 from physbench_gym.tools.base import Toolset, get_toolset
 
 OBSERVATION_CHARSET = frozenset(string.printable)
+_OUTSIDE_CHARSET = re.compile(f"[^{re.escape(string.printable)}]")
 MAX_OBSERVATION_CHARS = 16_384
 MAX_ACTION_CHARS = 200_000
 _WORDS = ("lab", "tsh", "note", "heart", "iron", "sodium", "plan", "renal", "x", "2024")
@@ -32,8 +34,8 @@ class ActionError(ValueError):
 
 def to_observation(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
     """Make text fit the observation space: escape non-printable characters, cap the length."""
-    if not text.isascii() or not all(c in OBSERVATION_CHARSET for c in text):
-        text = "".join(c if c in OBSERVATION_CHARSET else _escape(c) for c in text)
+    if _OUTSIDE_CHARSET.search(text):
+        text = _OUTSIDE_CHARSET.sub(lambda m: _escape(m.group()), text)
     if len(text) > limit:
         marker = "\n...[observation cut]"
         text = text[: limit - len(marker)] + marker

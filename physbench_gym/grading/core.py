@@ -55,6 +55,13 @@ class GradingContext:
     trajectory: Sequence[StepRecord] = field(default_factory=list)
     files: Mapping[str, str] = field(default_factory=dict)
     values: Mapping[str, Any] = field(default_factory=dict)
+    returned: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+
+    def record(self, step: StepRecord) -> None:
+        """Remember what a step returned to the agent (type -> id -> resource), once each."""
+        for resource in getattr(step, "returned", None) or []:
+            by_id = self.returned.setdefault(str(resource.get("resourceType")), {})
+            by_id.setdefault(str(resource.get("id")), resource)
 
     def note(self) -> str | None:
         """The deliverable note's text, or None if it was not written."""

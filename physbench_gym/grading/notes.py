@@ -66,7 +66,7 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
     note = ctx.note()
     if note is None:
         return CheckpointResult(False, "no note")
-    labels = compile_terms(args.label)
+    labels = compile_terms(tuple(args.label))
     seen = []
     for clause in clauses(note):
         for match in find_terms(clause, labels):
@@ -96,9 +96,9 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
     label = args.label or f"{args.action[0]} {args.subject[0]}"
     if note is None:
         return CheckpointResult(False, "no note")
-    subject = compile_terms(args.subject)
-    action = compile_terms(expand(args.action), inflect=True)
-    opposite = compile_terms(expand(args.opposite), inflect=True)
+    subject = compile_terms(tuple(args.subject))
+    action = compile_terms(tuple(expand(args.action)), inflect=True)
+    opposite = compile_terms(tuple(expand(args.opposite)), inflect=True)
     asserted, contradicted = False, []
     for clause in clauses(note):
         if not find_terms(clause, subject) or is_hedged(clause) or is_historical(clause):
@@ -128,7 +128,7 @@ def note_mentions(ctx: GradingContext, args: NoteMentionsArgs) -> CheckpointResu
     label = args.label or args.terms[0]
     if note is None:
         return CheckpointResult(False, "no note")
-    terms = compile_terms(args.terms)
+    terms = compile_terms(tuple(args.terms))
     affirmed, denied = False, ""
     for clause in clauses(note):
         for match in find_terms(clause, terms):
@@ -143,7 +143,7 @@ def note_mentions(ctx: GradingContext, args: NoteMentionsArgs) -> CheckpointResu
     return CheckpointResult(False, f"does not state '{label}'")
 
 
-def _polarity(clause: str, verbs: list) -> tuple[bool, bool]:
+def _polarity(clause: str, verbs: tuple) -> tuple[bool, bool]:
     """(asserted, negated) for the first verb phrase of the list found in the clause."""
     hits = find_terms(clause, verbs)
     if not hits:

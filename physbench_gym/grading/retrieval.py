@@ -20,11 +20,9 @@ class RetrievedArgs(Args):
 @primitive("retrieved", RetrievedArgs, {READ})
 def retrieved(ctx: GradingContext, args: RetrievedArgs) -> CheckpointResult:
     """The agent's tool calls returned the patient's resources matching type, code and text."""
-    seen: set[str] = set()
-    for step in ctx.trajectory:
-        for resource in getattr(step, "returned", []) or []:
-            if _relevant(resource, ctx.patient_id, args):
-                seen.add(resource.get("id", ""))
+    candidates = ctx.returned.get(args.resource_type, {})
+    seen = [rid for rid, resource in candidates.items()
+            if _relevant(resource, ctx.patient_id, args)]
     what = args.label or f"{args.resource_type} {' / '.join(args.codes or args.text_contains)}"
     if len(seen) >= args.min_count:
         return CheckpointResult(True, f"retrieved {what} ({len(seen)} resource(s))")

@@ -8,6 +8,7 @@ quantities does it state.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -48,7 +49,8 @@ def normalize(text: str) -> str:
     return re.sub(r"[ \t]+", " ", text.lower())
 
 
-def clauses(text: str) -> list[str]:
+@functools.lru_cache(maxsize=64)
+def clauses(text: str) -> tuple[str, ...]:
     """Split a note into clauses: sentences, list items, semicolon parts.
 
     A line break inside a sentence (soft wrap) joins the lines; a break before a list item,
@@ -66,7 +68,7 @@ def clauses(text: str) -> list[str]:
     main = _PARENTHETICAL.sub(lift, _SOFT_WRAP.sub(" ", normalize(text)))
     parts = _CLAUSE_SPLIT.split(main) + [p for a in asides for p in _CLAUSE_SPLIT.split(a)]
     cleaned = (_LIST_MARK.sub("", re.sub(r"\s+", " ", p).strip(" ,*#>-")) for p in parts)
-    return [p for p in cleaned if p]
+    return tuple(p for p in cleaned if p)
 
 
 def is_hedged(clause: str) -> bool:
@@ -152,12 +154,13 @@ def unit_normalize(unit: str) -> str:
     return _UNIT_ALIASES.get(token, token)
 
 
-def find_terms(clause: str, patterns: list[re.Pattern[str]]) -> list[re.Match[str]]:
+def find_terms(clause: str, patterns: tuple[re.Pattern[str], ...]) -> list[re.Match[str]]:
     """All matches of any of the compiled term patterns in the clause."""
     return [m for pattern in patterns for m in pattern.finditer(clause)]
 
 
-def compile_terms(terms: list[str], inflect: bool = False) -> list[re.Pattern[str]]:
+@functools.lru_cache(maxsize=4096)
+def compile_terms(terms: tuple[str, ...], inflect: bool = False) -> tuple[re.Pattern[str], ...]:
     """Compile spec terms: plain words match whole words, case-insensitively; 're:' is a regex.
 
     With ``inflect`` the last word also matches its inflections (increase -> increasing,
@@ -174,4 +177,4 @@ def compile_terms(terms: list[str], inflect: bool = False) -> list[re.Pattern[st
             ending = "(?:e|es|ed|ing|ion|ions)?" if escaped.endswith("e") else "(?:s|es|ed|ing)?"
             escaped = stem + ending
         compiled.append(re.compile(rf"(?<![\w]){escaped}(?![\w])", re.IGNORECASE))
-    return compiled
+    return tuple(compiled)

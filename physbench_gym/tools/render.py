@@ -22,9 +22,21 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+_ATTACHMENT_FIELDS = {"content": "attachment", "presentedForm": None,
+                      "payload": "contentAttachment"}
+
+
 def clinical_view(resource: JsonDict) -> JsonDict:
-    """A copy of a resource for the agent's eyes: meta trimmed, attachments decoded."""
-    view = {key: _decoded(value) for key, value in resource.items() if key not in ("meta", "text")}
+    """A copy of a resource for the agent's eyes: meta trimmed, attachments decoded.
+
+    Attachments are decoded where FHIR puts them (DocumentReference.content.attachment,
+    DiagnosticReport.presentedForm, Communication.payload.contentAttachment).
+    """
+    view = {key: value for key, value in resource.items() if key not in ("meta", "text")}
+    for field, inner in _ATTACHMENT_FIELDS.items():
+        items = view.get(field)
+        if isinstance(items, list):
+            view[field] = [_decoded_item(item, inner) for item in items]
     updated = (resource.get("meta") or {}).get("lastUpdated") if isinstance(
         resource.get("meta"), dict) else None
     if updated:
@@ -32,18 +44,19 @@ def clinical_view(resource: JsonDict) -> JsonDict:
     return view
 
 
-def _decoded(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_decoded(item) for item in value]
-    if not isinstance(value, dict):
-        return value
-    if "data" in value and isinstance(value["data"], str) and _is_attachment(value):
-        return _attachment(value)
-    return {key: _decoded(item) for key, item in value.items()}
+def _decoded_item(item: Any, inner: str | None) -> Any:
+    if not isinstance(item, dict):
+        return item
+    if inner is None:
+        return _attachment(item) if _has_data(item) else item
+    attachment = item.get(inner)
+    if isinstance(attachment, dict) and _has_data(attachment):
+        return {**item, inner: _attachment(attachment)}
+    return item
 
 
-def _is_attachment(value: JsonDict) -> bool:
-    return bool({"contentType", "title", "language", "url", "size", "hash"} & value.keys())
+def _has_data(value: JsonDict) -> bool:
+    return isinstance(value.get("data"), str)
 
 
 def _attachment(value: JsonDict) -> JsonDict:
