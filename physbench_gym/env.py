@@ -9,7 +9,7 @@ import numpy as np
 
 from physbench_gym.ehr import EmbeddedEHR, EpisodeEHR, RemoteEHR
 from physbench_gym.errors import PhysBenchError
-from physbench_gym.grading.core import FILE, FINISH, READ, WRITE, GradingContext
+from physbench_gym.grading.core import FILE, FINISH, READ, WRITE, GradingContext, Judge
 from physbench_gym.grading.engine import CheckpointEngine
 from physbench_gym.spaces import (
     ActionError,
@@ -73,6 +73,8 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
     * ``variant_mode``: ``"canonical"`` or ``"seeded"`` (variant drawn from the reset seed).
     * ``fhir_base_url`` / ``fhir_token``: run against an external FHIR R4 server.
     * ``background_patients``: size of the embedded EHR's background population.
+    * ``judge``: an optional rubric judge (``physbench_gym.grading.core.Judge``) consulted by
+      rubric checkpoints; the deterministic graders decide when it is None.
 
     ## Version History
     * v0: initial release.
@@ -85,7 +87,7 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
                  variant_mode: str = "canonical", fhir_base_url: str | None = None,
                  fhir_token: str | None = None,
                  background_patients: int = DEFAULT_BACKGROUND_PATIENTS,
-                 render_mode: str | None = None) -> None:
+                 judge: Judge | None = None, render_mode: str | None = None) -> None:
         self.task_ids = _resolve_tasks(tasks)
         if reward_mode not in REWARD_MODES:
             raise PhysBenchError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
@@ -97,6 +99,7 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
         self.reward_mode, self.variant_mode = reward_mode, variant_mode
         self.render_mode = render_mode
         self.max_steps_override = max_steps
+        self.judge = judge
         self.action_space = ToolCallSpace(self.toolset)
         self.observation_space = observation_space()
         self._ehr: EpisodeEHR = (RemoteEHR(fhir_base_url, fhir_token) if fhir_base_url
@@ -149,7 +152,8 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
         self._grading = GradingContext(client=client, episode_tag=tag,
                                        patient_id=instance.patient_id,
                                        note_path=instance.note_path, trajectory=self._trajectory,
-                                       files=self._workspace.files(), values=instance.values)
+                                       files=self._workspace.files(), values=instance.values,
+                                       judge=self.judge)
         self._engine = CheckpointEngine(instance.checkpoints)
         self._steps, self._invalid, self._done = 0, 0, False
         self._potential = 0.0

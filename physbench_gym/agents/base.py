@@ -7,6 +7,16 @@ from typing import Any, Protocol
 
 import gymnasium as gym
 
+from physbench_gym.errors import PhysBenchError
+
+
+class AgentError(PhysBenchError):
+    """The policy could not act for a reason outside the episode (endpoint down, quota).
+
+    The evaluation harness records such an episode as an infrastructure error, keeps it out
+    of the metrics and retries it on resume.
+    """
+
 
 class Agent(Protocol):
     """A policy over the text env.

@@ -29,10 +29,19 @@ ALL_EVENTS = frozenset({READ, WRITE, FILE, FINISH})
 
 @dataclass(frozen=True)
 class CheckpointResult:
-    """A verdict with the reason a person can check."""
+    """A verdict with the reason a person can check, and which grader decided it."""
 
     passed: bool
     reason: str
+    grader: str = "deterministic"
+
+
+class Judge(Protocol):
+    """An optional rubric grader (e.g. an LLM judge) that rubric checkpoints may consult."""
+
+    name: str
+
+    def judge(self, rubric: str, ground_truth: str, note: str) -> CheckpointResult: ...
 
 
 class StepRecord(Protocol):
@@ -56,6 +65,7 @@ class GradingContext:
     files: Mapping[str, str] = field(default_factory=dict)
     values: Mapping[str, Any] = field(default_factory=dict)
     returned: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    judge: Judge | None = None
 
     def record(self, step: StepRecord) -> None:
         """Remember what a step returned to the agent (type -> id -> resource), once each."""
@@ -177,3 +187,8 @@ def _graders_package(root: Path) -> None:
 @cache
 def _load_primitives() -> None:
     from physbench_gym.grading import actions, compose, notes, retrieval  # noqa: F401
+
+    try:
+        from physbench_gym.grading import judge  # noqa: F401
+    except ImportError:
+        pass

@@ -66,7 +66,8 @@ class CheckpointEngine:
         """Every checkpoint's verdict, reason, capability and weight."""
         return {
             c.id: {"passed": self._results[c.id].passed, "reason": self._results[c.id].reason,
-                   "capability": c.capability, "weight": c.weight}
+                   "grader": self._results[c.id].grader, "capability": c.capability,
+                   "weight": c.weight}
             for c in self.checkpoints
         }
 
