@@ -24,6 +24,11 @@ JsonObject = dict[str, Any]
 _EMPTY: frozenset[str] = frozenset()
 
 
+WARM_PARAMS = ("patient", "subject", "code", "category", "status", "date", "authoredon",
+               "identifier", "name", "family", "given", "birthdate", "type", "clinical-status",
+               "onset-date", "period")
+
+
 class Entry:
     """One stored version of a resource, kept as a compact marshal blob.
 
@@ -220,14 +225,26 @@ class BaseStore:
                     found.add(ids[n])
         return frozenset(found)
 
-    def warm(self, names: Iterable[str] = ("patient", "subject", "code")) -> None:
-        """Build the indexes of the named parameters now rather than on first search."""
+    def warm(self, names: Iterable[str] = WARM_PARAMS) -> None:
+        """Build indexes and sort values of the named parameters now, not on first search.
+
+        Token and reference parameters get their exact-match index, strings their folded
+        index, and dates and quantities their normalised values (what sorting reads).
+        """
+        names = tuple(names)
         for layer in self._layers:
-            for resource_type in layer.entries:
+            for resource_type, by_id in layer.entries.items():
                 for name in names:
                     param = SEARCH_PARAMS.get(resource_type, {}).get(name)
-                    if param is not None and param.type in ("token", "reference"):
+                    if param is None:
+                        continue
+                    if param.type in ("token", "reference"):
                         layer.postings(resource_type, param)
+                    elif param.type == "string":
+                        layer.folded(resource_type, param)
+                    else:
+                        for entry in by_id.values():
+                            entry.values(param)
 
     def _shadowed(self, depth: int, resource_type: str, id: str) -> bool:
         return any(id in layer.entries.get(resource_type, {}) for layer in self._layers[depth + 1:])

@@ -7,6 +7,8 @@ that asserts both a decision and its opposite fails, which is what defeats keywo
 
 from __future__ import annotations
 
+import re
+
 from pydantic import Field
 
 from physbench_gym.grading.core import FILE, Args, CheckpointResult, GradingContext, primitive
@@ -72,6 +74,9 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
         for match in find_terms(clause, labels):
             near = [q for q in quantities(clause)
                     if match.end() <= q.start <= match.end() + args.window]
+            if _bare_list(clause, near):
+                seen.append("an unlabelled list of values")
+                continue
             if any(args.accepts(q.value, q.unit) for q in near):
                 return CheckpointResult(True, f"{args.label[0]} {args.value:g} stated")
             seen += [f"{q.value:g} {q.unit}".strip() for q in near]
@@ -151,6 +156,12 @@ def _polarity(clause: str, verbs: tuple) -> tuple[bool, bool]:
     negated = all(negated_before(clause, m.start()) or negated_after(clause, m.end())
                   for m in hits)
     return not negated, negated
+
+
+def _bare_list(clause: str, near: list) -> bool:
+    """True when values follow the label as a bare list ('TSH 8.9, 3.1, 12'), which states
+    no single value and is how keyword-stuffed notes hedge."""
+    return len(near) > 1 and bool(re.fullmatch(r"[\s,;/|]*", clause[near[0].end:near[1].start]))
 
 
 def _states_value(clause: str, value: ValueSpec) -> bool:

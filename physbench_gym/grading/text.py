@@ -114,6 +114,8 @@ def quantities(clause: str) -> list[Quantity]:
         value = float(match.group(2).replace(",", ""))
         unit_match = _UNIT_AFTER.match(clause, match.end())
         unit = unit_normalize(unit_match.group(1)) if unit_match else ""
+        if unit and not _looks_like_unit(unit):
+            unit = ""
         end = unit_match.end() if unit_match and unit else match.end()
         comparator = (match.group(1) or "").strip()
         found.append(Quantity(value, unit, match.start(), end, comparator))
@@ -142,6 +144,19 @@ _UNIT_ALIASES = {
     "wks": "wk", "months": "mo", "month": "mo", "mos": "mo", "years": "y", "year": "y",
     "yrs": "y", "yr": "y", "hours": "h", "hour": "h", "hrs": "h", "hr": "h",
 }
+
+
+_UNIT_WORDS = frozenset({
+    "mg", "mcg", "g", "kg", "lb", "lbs", "ml", "l", "dl", "mmol", "mol", "meq", "miu", "iu",
+    "u", "units", "unit", "d", "wk", "mo", "y", "h", "min", "s", "sec", "mm", "cm", "m", "ng",
+    "pg", "fl", "mosm", "%", "x", "cells", "k", "bpm", "mmhg", "tabs", "tab", "tablets",
+    "tablet", "capsule", "capsules", "puffs", "drops", "qd", "bid", "tid", "qid", "mg/kg",
+})
+
+
+def _looks_like_unit(unit: str) -> bool:
+    return unit in _UNIT_WORDS or "/" in unit or unit.endswith("%") or "^" in unit or (
+        unit[:1].isdigit() and "*" in unit)
 
 
 def unit_normalize(unit: str) -> str:

@@ -100,6 +100,7 @@ def build_base_store(patients: int = 500, seed: int = 0, extra: Iterable[dict] =
             return cached
         resources = population_resources(patients, seed, extra, now=now, lookalikes=lookalikes)
         store = BaseStore.from_resources(resources)
+        store.warm()
         if use_cache:
             store_blob(key, _snapshot(store, resources))
     return store

@@ -36,6 +36,7 @@ def _dose(value: object) -> object:
 
 
 _FREQUENCIES = {
+    "qod": (1, 2, "d"), "every other day": (1, 2, "d"),
     "daily": (1, 1, "d"), "qd": (1, 1, "d"), "bid": (2, 1, "d"), "tid": (3, 1, "d"),
     "qid": (4, 1, "d"), "qhs": (1, 1, "d"), "qam": (1, 1, "d"), "q4h": (1, 4, "h"),
     "q6h": (1, 6, "h"), "q8h": (1, 8, "h"), "q12h": (1, 12, "h"), "weekly": (1, 1, "wk"),

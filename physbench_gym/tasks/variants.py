@@ -72,7 +72,7 @@ def instantiate(spec: TaskSpec, variant_seed: int | None = None) -> TaskInstance
     except ValueError as exc:
         raise TaskSpecError(f"{where}.story: {exc}") from None
     checkpoints = [
-        Checkpoint.model_validate({**c.model_dump(), "grader": render(c.grader, values, c.id)})
+        Checkpoint.model_validate(render(c.model_dump(), values, f"{where}.checkpoints.{c.id}"))
         for c in spec.checkpoints
     ]
     oracle = Oracle.model_validate(render(spec.oracle.model_dump(), values, f"{where}.oracle"))

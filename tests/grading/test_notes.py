@@ -121,3 +121,10 @@ def test_composites(grade):
     assert grade(either, note)
     assert grade(two_of_three, note)
     assert not grade(two_of_three, "TSH 8.9.")
+
+
+@pytest.mark.parametrize("note", [
+    "TSH 8.9, 3.1, 12 mIU/L.", "TSH 5 / 8.9 / 12.", "TSH: 3.1 8.9 14.2",
+])
+def test_value_rejects_bare_lists_of_values(grade, note):
+    assert not grade(TSH_VALUE, note)

@@ -1,0 +1,312 @@
+"""An optional LLM judge for rubric checkpoints, and the chat-completions client it speaks with.
+
+The ``rubric`` primitive states what a correct note must say and the variant's ground truth.
+Without a judge on the grading context its deterministic ``fallback`` grader decides (grader
+``"deterministic"``); with a judge, the judge decides (grader ``"llm:<model>"``).
+
+The judge asks an OpenAI-compatible endpoint for strict JSON ``{"verdict": "pass"|"fail",
+"reason": "..."}``. An answer that is not such an object (one optional Markdown code fence
+around it is tolerated) fails the checkpoint with the reason ``"judge answer unparsable: ..."``
+and is not cached, so a later run asks again; it never passes. Parsed verdicts are cached on
+disk, one JSON file per sha256 of (rubric, ground truth, note, model), so a second run makes no
+request. An endpoint that still fails after its retries raises ``JudgeError``.
+
+``ChatCompletionsClient`` lives here, at the lowest layer that needs it, so that agents (a
+higher layer) can share it.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import json
+import os
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import requests
+from pydantic import Field
+
+from physbench_gym.errors import PhysBenchError
+from physbench_gym.grading.core import (
+    FILE,
+    Args,
+    CheckpointResult,
+    Grader,
+    GradingContext,
+    build_grader,
+    primitive,
+)
+
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+
+class EndpointError(PhysBenchError):
+    """A chat-completions endpoint refused a request, or failed after every retry."""
+
+    def __init__(self, message: str, status: int | None = None, attempts: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+        self.attempts = attempts
+
+
+class JudgeError(EndpointError):
+    """The judge's endpoint could not give a verdict (an infrastructure failure)."""
+
+
+class ChatCompletionsClient:
+    """POSTs to an OpenAI-compatible ``/chat/completions`` with retries and a request timeout.
+
+    429 (honouring ``Retry-After``), 408/409, 5xx, connection errors, timeouts and
+    unreadable 200 bodies are retried with exponential backoff and seeded jitter; other
+    statuses fail at once. ``retries`` records every retry (error and delay) for diagnosis.
+    """
+
+    def __init__(self, model: str, base_url: str, api_key_env: str | None = "OPENAI_API_KEY",
+                 timeout: float = 60.0, max_retries: int = 5, backoff_base: float = 1.0,
+                 backoff_max: float = 30.0, seed: int | None = None) -> None:
+        if max_retries < 0 or timeout <= 0:
+            raise PhysBenchError("max_retries must be >= 0 and timeout > 0")
+        self.model = model
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.api_key_env = api_key_env
+        self.timeout, self.max_retries = timeout, max_retries
+        self.backoff_base, self.backoff_max = backoff_base, backoff_max
+        self.retries: list[dict[str, Any]] = []
+        self._rng = random.Random(seed)
+        self._session = requests.Session()
+
+    def complete(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Send one chat-completions request; return the decoded response (with ``choices``)."""
+        body = {"model": self.model, **payload}
+        last_error, last_status = "no attempt", None
+        retry_after: float | None = None
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                delay = self._delay(attempt - 1, retry_after)
+                self.retries.append({"attempt": attempt, "error": last_error, "delay": delay})
+                time.sleep(delay)
+            retry_after = None
+            try:
+                response = self._session.post(self.url, json=body, headers=self._headers(),
+                                              timeout=self.timeout)
+            except requests.Timeout:
+                last_error, last_status = f"timed out after {self.timeout:g} s", None
+                continue
+            except requests.RequestException as exc:
+                last_error, last_status = f"connection error: {exc}", None
+                continue
+            last_status = response.status_code
+            if response.status_code == 200:
+                decoded = _decode_completion(response)
+                if isinstance(decoded, dict):
+                    return decoded
+                last_error = f"HTTP 200 with an unreadable body: {decoded}"
+                continue
+            last_error = f"HTTP {response.status_code}: {response.text[:300]}"
+            if not _retryable(response.status_code):
+                raise EndpointError(f"{self.url} refused the request: {last_error}",
+                                    response.status_code, attempt + 1)
+            retry_after = _retry_after(response.headers.get("Retry-After"))
+        attempts = self.max_retries + 1
+        raise EndpointError(f"{self.url} failed after {attempts} attempts; last error: "
+                            f"{last_error}", last_status, attempts)
+
+    def close(self) -> None:
+        """Release pooled connections (safe to call twice)."""
+        self._session.close()
+
+    def _headers(self) -> dict[str, str]:
+        key = os.environ.get(self.api_key_env) if self.api_key_env else None
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    def _delay(self, retry: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return min(retry_after, self.backoff_max)
+        ceiling = min(self.backoff_max, self.backoff_base * 2 ** retry)
+        return ceiling * self._rng.uniform(0.5, 1.0)
+
+
+def _retryable(status: int) -> bool:
+    return status in RETRYABLE_STATUS or status >= 500
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _decode_completion(response: requests.Response) -> dict[str, Any] | str:
+    try:
+        data = response.json()
+    except ValueError:
+        return f"not JSON: {response.text[:200]!r}"
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not choices or not isinstance(choices[0], dict) \
+            or not isinstance(choices[0].get("message"), dict):
+        return f"no choices[0].message in {json.dumps(data)[:200]}"
+    return data
+
+
+JUDGE_SYSTEM_PROMPT = (
+    "You grade a physician's consult note against a rubric. Decide only from the rubric and "
+    "the ground truth; a note that states contradictory decisions, hedges, or lists keywords "
+    "without committing fails. Answer with one JSON object and nothing else: "
+    '{"verdict": "pass" or "fail", "reason": "<one sentence>"}.'
+)
+
+
+class LLMJudge:
+    """A rubric judge backed by an OpenAI-compatible endpoint, with an on-disk verdict cache.
+
+    Pass it to an env with ``gym.make(env_id, judge=LLMJudge(model=...))``.
+    """
+
+    def __init__(self, model: str, base_url: str = "https://api.openai.com/v1",
+                 api_key_env: str | None = "OPENAI_API_KEY", cache_dir: str | Path | None = None,
+                 timeout: float = 60.0, max_retries: int = 5, backoff_base: float = 1.0,
+                 backoff_max: float = 30.0) -> None:
+        self.model = model
+        self.name = f"llm:{model}"
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+        self.requests_made = 0
+        self._memory: dict[str, dict[str, str]] = {}
+        self._client = ChatCompletionsClient(model, base_url, api_key_env, timeout, max_retries,
+                                             backoff_base, backoff_max, seed=0)
+
+    def judge(self, rubric: str, ground_truth: str, note: str) -> CheckpointResult:
+        """Grade ``note`` against ``rubric`` and ``ground_truth``; cached answers are reused."""
+        key = self.cache_key(rubric, ground_truth, note)
+        cached = self._cached(key)
+        if cached is not None:
+            return self._result(cached)
+        answer = self._ask(rubric, ground_truth, note)
+        try:
+            verdict = parse_verdict(answer)
+        except ValueError as exc:
+            return CheckpointResult(False, f"judge answer unparsable: {exc}", self.name)
+        self._store(key, verdict)
+        return self._result(verdict)
+
+    def cache_key(self, rubric: str, ground_truth: str, note: str) -> str:
+        """The sha256 that names a verdict in the cache."""
+        text = json.dumps([rubric, ground_truth, note, self.model], ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def close(self) -> None:
+        """Release the endpoint's connections."""
+        self._client.close()
+
+    def _ask(self, rubric: str, ground_truth: str, note: str) -> str:
+        user = (f"Rubric (what a correct note must state):\n{rubric}\n\n"
+                f"Ground truth for this patient:\n{ground_truth}\n\n"
+                f"Note to grade:\n<<<\n{note}\n>>>")
+        payload = {"messages": [{"role": "system", "content": JUDGE_SYSTEM_PROMPT},
+                                {"role": "user", "content": user}],
+                   "temperature": 0.0, "max_tokens": 300}
+        self.requests_made += 1
+        try:
+            response = self._client.complete(payload)
+        except EndpointError as exc:
+            raise JudgeError(f"judge {self.model}: {exc}", exc.status, exc.attempts) from exc
+        return response["choices"][0]["message"].get("content") or ""
+
+    def _result(self, verdict: dict[str, str]) -> CheckpointResult:
+        return CheckpointResult(verdict["verdict"] == "pass", verdict["reason"], self.name)
+
+    def _cached(self, key: str) -> dict[str, str] | None:
+        if key in self._memory:
+            return self._memory[key]
+        path = self._path(key)
+        if path is None or not path.is_file():
+            return None
+        try:
+            verdict = parse_verdict(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        self._memory[key] = verdict
+        return verdict
+
+    def _store(self, key: str, verdict: dict[str, str]) -> None:
+        self._memory[key] = verdict
+        path = self._path(key)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps({**verdict, "model": self.model}), encoding="utf-8")
+        os.replace(temporary, path)
+
+    def _path(self, key: str) -> Path | None:
+        return self.cache_dir / f"{key}.json" if self.cache_dir is not None else None
+
+
+def parse_verdict(answer: str) -> dict[str, str]:
+    """Read ``{"verdict": "pass"|"fail", "reason": str}``; raise ValueError saying what is wrong."""
+    text = _strip_fence(answer.strip())
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"not a JSON object: {answer[:200]!r}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"not a JSON object: {answer[:200]!r}")
+    verdict, reason = data.get("verdict"), data.get("reason")
+    if verdict not in ("pass", "fail"):
+        raise ValueError(f'"verdict" must be "pass" or "fail", got {verdict!r}')
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValueError('"reason" must be a non-empty string')
+    return {"verdict": verdict, "reason": reason.strip()}
+
+
+def _strip_fence(text: str) -> str:
+    if not (text.startswith("```") and text.endswith("```") and text.count("```") == 2):
+        return text
+    inner = text[3:-3]
+    first_line, _, rest = inner.partition("\n")
+    return (rest if first_line.strip().lower() in ("", "json") else inner).strip()
+
+
+class RubricArgs(Args):
+    rubric: str = Field(min_length=1, description="What a correct note must state.")
+    ground_truth: str = Field(min_length=1, description="The variant's facts (templated).")
+    fallback: dict[str, Any] | str = Field(
+        description="Deterministic grader spec that decides when no judge is configured.")
+
+    def bind(self, where: str = "grader") -> BoundRubric:
+        """Build the fallback grader once, when the checkpoint is built."""
+        return BoundRubric(self.rubric, self.ground_truth,
+                           build_grader(self.fallback, f"{where}.fallback"))
+
+
+@dataclass(frozen=True)
+class BoundRubric:
+    rubric: str
+    ground_truth: str
+    fallback: Grader
+
+    @property
+    def triggers(self) -> frozenset[str]:
+        return frozenset({FILE}) | self.fallback.triggers
+
+
+@primitive("rubric", RubricArgs, {FILE})
+def rubric(ctx: GradingContext, args: BoundRubric) -> CheckpointResult:
+    """The note meets a rubric: judged by the LLM judge if configured, else by the fallback."""
+    if ctx.judge is None:
+        return args.fallback.check(ctx)
+    note = ctx.note()
+    if note is None or not note.strip():
+        return CheckpointResult(False, f"{ctx.note_path} was not written; nothing to judge")
+    return ctx.judge.judge(args.rubric, args.ground_truth, note)

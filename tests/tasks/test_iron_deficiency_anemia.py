@@ -1,0 +1,95 @@
+"""IV iron for iron deficiency anemia: the note checkpoints judge the plan, not the wording."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tasks.helpers import grade_note, values
+
+TASK = "iron_deficiency_anemia"
+NOTE_CHECKS = {"ida_recognized", "iron_deficit_calculated", "iv_iron_plan_documented",
+               "source_evaluation_documented"}
+
+CORRECT = [
+    """Impression: IDA - Hgb 9.2 g/dL, ferritin 7 ng/mL; intolerant of oral ferrous sulfate.
+    Iron deficit per Ganzoni = 1628 mg.
+    Plan: Injectafer 750 mg IV x2, one week apart. EGD and colonoscopy ordered.
+    Check tTG-IgA and total IgA.""",
+    """Labs: haemoglobin 92 g/L, ferritin 7 ug/L, TSAT 5%.
+    This is iron-deficiency anaemia; he did not tolerate oral iron.
+    Total iron need (Ganzoni, target Hb 15): 1.63 g.
+    Recommend iron sucrose 200 mg IV infusions, 5 doses over 2 weeks (1000 mg).
+    He needs bidirectional endoscopy with GI. Celiac serology (anti-tTG IgA).""",
+    """A: Iron deficiency anemia, Hb 9.2, ferritin 7 - oral iron failed due to GI intolerance.
+    Calculated iron deficit 1,628 mg (81 kg x (15-9.2) x 2.4 + 500).
+    P:
+    1. Administer FCM 750 mg IV on day 1 and day 8 (1500 mg total course)
+    2. Upper endoscopy and colonoscopy recommended
+    3. Send tissue transglutaminase IgA""",
+]
+
+BASE = """Iron deficiency anemia: Hgb 9.2 g/dL, ferritin 7 ng/mL, intolerant of oral iron.
+{deficit}
+{iron}
+{scopes}
+tTG-IgA ordered."""
+GOOD = {"deficit": "Ganzoni iron deficit 1628 mg.",
+        "iron": "Give ferric carboxymaltose 750 mg IV, 2 doses 7 days apart.",
+        "scopes": "EGD and colonoscopy ordered."}
+WRONG = {
+    # Ganzoni with target Hb 13 instead of 15
+    "iron_deficit_calculated": {**GOOD, "deficit": "Ganzoni iron deficit 1239 mg."},
+    # hedged IV iron plan
+    "iv_iron_plan_documented": {**GOOD, "iron": "Consider ferric carboxymaltose 750 mg IV."},
+    # colonoscopy judged unnecessary because of the old normal one
+    "source_evaluation_documented": {**GOOD, "scopes":
+                                     "EGD ordered. Colonoscopy is not needed, up to date."},
+}
+
+
+@pytest.mark.parametrize("note", CORRECT)
+def test_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert set(verdicts) == NOTE_CHECKS
+    assert all(verdicts.values()), verdicts
+
+
+def test_base_note_passes():
+    assert all(grade_note(TASK, BASE.format(**GOOD)).values())
+
+
+@pytest.mark.parametrize("check", sorted(WRONG))
+def test_wrong_note_fails_its_checkpoint(check):
+    verdicts = grade_note(TASK, BASE.format(**WRONG[check]))
+    assert verdicts[check] is False, verdicts
+
+
+@pytest.mark.parametrize("note", [
+    # wrong ferritin value
+    BASE.format(**GOOD).replace("ferritin 7 ng/mL", "ferritin 70 ng/mL"),
+    # a single 1500 mg dose exceeds the labeled single dose
+    BASE.format(**{**GOOD, "iron": "Give ferric carboxymaltose 1500 mg IV once."}),
+    # oral iron never called a failure
+    BASE.format(**GOOD).replace(", intolerant of oral iron", ""),
+    # endoscopy deferred
+    BASE.format(**{**GOOD, "scopes": "Defer EGD and colonoscopy for now."}),
+])
+def test_subtly_wrong_notes_fail(note):
+    assert not all(grade_note(TASK, note).values())
+
+
+def test_keyword_stuffing_fails_the_decisions():
+    stuffed = """Iron deficiency anemia, not iron deficiency. Hgb 9.2 ferritin 7 70, intolerant.
+    Iron deficit 1239 1628 2000 mg. Give ferric carboxymaltose 750 mg IV. Ferric carboxymaltose
+    not indicated; defer ferric carboxymaltose. Iron sucrose 200 mg not indicated.
+    EGD and colonoscopy ordered. EGD and colonoscopy not needed. tTG ordered."""
+    verdicts = grade_note(TASK, stuffed)
+    assert verdicts["iv_iron_plan_documented"] is False
+    assert verdicts["source_evaluation_documented"] is False
+
+
+def test_deficit_follows_the_variant():
+    for variant in (None, 3, 11):
+        v = values(TASK, variant)
+        expected = v["weight_kg"] * (15 - v["hgb"]) * 2.4 + 500
+        assert abs(v["iron_deficit_mg"] - expected) < 1
