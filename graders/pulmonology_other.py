@@ -1,0 +1,130 @@
+"""Derived expectations of pulmonology and other-specialty tasks."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+CPT = "http://www.ama-assn.org/go/cpt"
+CT_CHEST = f"{CPT}|71250"
+PET_CT = f"{CPT}|78815"
+LDCT_SCREENING = f"{CPT}|71271"
+
+# A chest CT named in a clause, but not a PET/CT, a low-dose screening CT or a CT angiogram.
+CT_SUBJECT = [r"re:(?<!pet/)(?<!pet-)(?<!pet )(?<!dose )(?<!dose-)(?<!screening )"
+              r"\bct\b(?![\s-]*angiogra)", "computed tomography"]
+PET_SUBJECT = ["PET", "PET/CT", "PET-CT", "FDG-PET", "FDG PET", "positron emission tomography"]
+BIOPSY_SUBJECT = ["biopsy", "tissue sampling", "navigational bronchoscopy", "EBUS",
+                  "bronchoscopic biopsy", "CT-guided biopsy", "transthoracic needle biopsy"]
+LCS_SUBJECT = ["lung cancer screening", "LCS", "LDCT screening", "low-dose CT screening",
+               "low dose CT screening", "screening LDCT", "annual LDCT", "USPSTF",
+               "screening program", "lung screening"]
+ELIGIBLE = ["eligible", "qualifies", "qualify", "meets criteria", "meets USPSTF criteria",
+            "meets the USPSTF criteria", "meets eligibility", "candidate"]
+INELIGIBLE = ["ineligible", "not eligible", "no longer eligible", "does not qualify",
+              "doesn't qualify", "does not meet", "doesn't meet", "not a candidate",
+              "no longer qualifies", "outside the USPSTF criteria", "outside USPSTF criteria"]
+STOP_SURVEILLANCE = ["no follow-up", "no further imaging", "no further follow-up",
+                     "no routine follow-up", "no surveillance", "discontinue surveillance",
+                     "no further CT"]
+
+
+def lcs_eligible(age: int, pack_years: int, quit_years: int) -> bool:
+    """USPSTF 2021: age 50-80, >= 20 pack-years, current smoker or quit within 15 years."""
+    return 50 <= age <= 80 and pack_years >= 20 and quit_years <= 15
+
+
+def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
+    """Fleischner 2017 recommendation for a single solid nodule in a high-risk patient, and
+    the patient's lung cancer screening eligibility."""
+    size = int(values["nodule_mm"])
+    if size < 6:
+        raise ValueError("this task covers solid nodules of 6 mm or more")
+    age, packs, quit = int(values["age"]), int(values["pack_years"]), int(values["quit_years"])
+    eligible = lcs_eligible(age, packs, quit)
+    large = size > 8
+    now = values["now"]
+    derived: dict[str, Any] = {
+        "long_mm": size + 1,
+        "short_mm": size - 1,
+        "category": ">8 mm" if large else "6-8 mm",
+        "smoking_start_offset": f"-{quit + packs}y",
+        "smoker_record_offset": f"-{quit + 1}y",
+        "quit_offset": f"-{quit}y",
+        "quit_year": now.year - quit,
+        "lcs_eligible": eligible,
+        "lcs_action": ELIGIBLE if eligible else INELIGIBLE,
+        "lcs_opposite": INELIGIBLE if eligible else ELIGIBLE,
+        "lcs_label": "eligible for lung cancer screening" if eligible
+        else "not eligible for lung cancer screening",
+        "lcs_sentence": (
+            f"He is eligible for lung cancer screening under USPSTF 2021 (age {age}, {packs} "
+            f"pack-years, quit within 15 years). The nodule CT follow-up comes first, and "
+            "annual LDCT screening starts once the nodule surveillance is complete."
+            if eligible else
+            f"He is not eligible for lung cancer screening under USPSTF 2021. His quit date "
+            f"is {quit} years back, beyond the 15-year window, despite {packs} pack-years."
+        ),
+    }
+    if large:
+        derived.update(
+            order_code="78815", order_system="cpt",
+            order_display="PET/CT skull base to mid-thigh",
+            occurrence=(now + timedelta(days=14)).date().isoformat(),
+            order_options=[
+                {"ordered": {"resource_type": "ServiceRequest", "codes": [PET_CT],
+                             "status": ["active"], "label": "PET/CT"}},
+                {"ordered": {"resource_type": "ServiceRequest", "codes": [CT_CHEST],
+                             "status": ["active"], "label": "chest CT at 3 months"}},
+            ],
+            must_not=[{"not_ordered": {"resource_type": "ServiceRequest",
+                                       "codes": [LDCT_SCREENING],
+                                       "label": "LDCT screening instead of nodule work-up"}}],
+            plan_grader={"any": {"of": [
+                {"note_decision": {"subject": PET_SUBJECT, "action": ["order"],
+                                   "opposite": ["not indicated", "not needed", "no PET"],
+                                   "label": "PET/CT"}},
+                {"note_decision": {"subject": CT_SUBJECT, "action": ["order"],
+                                   "opposite": STOP_SURVEILLANCE,
+                                   "value": {"value": 3, "tolerance": 0.5,
+                                             "units": {"mo": 1, "wk": 0.230769, "d": 0.032877}},
+                                   "label": "chest CT in 3 months"}},
+                {"note_decision": {"subject": BIOPSY_SUBJECT, "action": ["order"],
+                                   "opposite": ["not indicated", "not needed"],
+                                   "label": "tissue sampling"}},
+            ]}},
+            plan_label="PET/CT (or CT at 3 months or tissue sampling)",
+            plan_sentence=("Order PET/CT now to characterize the nodule; depending on the "
+                           "result, tissue sampling or a CT at 3 months."),
+            plan_summary="PET/CT ordered",
+        )
+    else:
+        derived.update(
+            order_code="71250", order_system="cpt",
+            order_display="CT chest without contrast",
+            occurrence=(now + timedelta(days=270)).date().isoformat(),
+            order_options=[
+                {"ordered": {"resource_type": "ServiceRequest", "codes": [CT_CHEST],
+                             "status": ["active"], "label": "diagnostic chest CT"}},
+            ],
+            must_not=[
+                {"not_ordered": {"resource_type": "ServiceRequest", "codes": [LDCT_SCREENING],
+                                 "label": "LDCT screening instead of Fleischner CT"}},
+                {"not_ordered": {"resource_type": "ServiceRequest", "codes": [PET_CT],
+                                 "label": "PET/CT for a nodule of 8 mm or less"}},
+            ],
+            plan_grader={"note_decision": {
+                "subject": CT_SUBJECT, "action": ["order", "follow-up", "follow up",
+                                                   "surveillance"],
+                "opposite": STOP_SURVEILLANCE,
+                "value": {"value": 9, "tolerance": 3,
+                          "units": {"mo": 1, "wk": 0.230769, "y": 12, "d": 0.032877}},
+                "label": "chest CT in 6-12 months"}},
+            plan_label="chest CT in 6-12 months, then 18-24 months",
+            plan_sentence=("Repeat a non-contrast chest CT in 6-12 months, then again at 18-24 "
+                           "months when stable (order placed)."),
+            plan_summary="follow-up chest CT ordered",
+        )
+    derived["action_checks"] = [{"any": {"of": derived.pop("order_options")}},
+                                *derived.pop("must_not")]
+    return derived

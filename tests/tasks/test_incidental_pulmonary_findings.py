@@ -1,0 +1,96 @@
+"""Incidental solid nodule: size and smoking history decide follow-up and screening advice."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tasks.helpers import grade_note, values
+
+TASK = "incidental_pulmonary_findings"
+NOTE_CHECKS = {"nodule_risk_assessed", "screening_eligibility_assessed",
+               "followup_plan_documented"}
+
+CORRECT = [
+    """Incidental 7 mm solid RUL nodule (8 x 6 mm). High-risk patient per Fleischner
+    (30 pack-years, emphysema). Plan: repeat CT chest in 12 months, then at 18-24 months.
+    He is eligible for LCS, annual LDCT to begin after the nodule follow-up is complete.""",
+    """Solid nodule measuring 7 mm (average), right upper lobe.
+    Fleischner 2017, 6-8 mm, high risk -> follow-up chest CT at 6-12 months and again at
+    18-24 months.
+    Meets USPSTF criteria for lung cancer screening (age 66, 30 pk-yr, quit 9 yrs ago).""",
+    """RUL solid nodule, mean diameter 0.7 cm. The patient is high risk.
+    Recommend non-contrast CT of the chest in 9 months.
+    LCS: qualifies (USPSTF 2021). No PET/CT for a nodule under 8 mm.""",
+]
+WRONG = [
+    # interval of a >8 mm nodule
+    """7 mm solid nodule, high-risk patient. Eligible for lung cancer screening.
+    Repeat CT chest in 3 months.""",
+    # screening eligibility reversed
+    """7 mm solid nodule, high-risk patient. Not eligible for lung cancer screening.
+    Repeat CT chest in 6-12 months.""",
+    # no surveillance
+    """7 mm solid nodule, high-risk patient. Eligible for lung cancer screening.
+    No follow-up CT needed.""",
+    # hedged plan
+    """7 mm solid nodule, high-risk patient. Eligible for lung cancer screening.
+    Could consider CT chest in 6-12 months.""",
+    # wrong size (long axis) and wrong risk
+    """9 mm solid nodule, low-risk patient. Eligible for lung cancer screening.
+    Repeat CT chest in 6-12 months.""",
+    # keyword stuffing: every value, both directions
+    """Nodule 7 mm, 9 mm, high risk, low risk. Eligible for lung cancer screening. Not
+    eligible for lung cancer screening. CT chest in 3 months. CT chest in 6-12 months.
+    No follow-up CT.""",
+]
+
+
+def test_canonical_values():
+    vals = values(TASK)
+    assert (vals["category"], vals["lcs_eligible"]) == ("6-8 mm", True)
+
+
+@pytest.mark.parametrize("note", CORRECT)
+def test_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert set(verdicts) == NOTE_CHECKS
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize("note", WRONG)
+def test_wrong_notes_fail(note):
+    assert not all(grade_note(TASK, note).values())
+
+
+def test_keyword_stuffing_fails_the_decisions():
+    verdicts = grade_note(TASK, WRONG[-1])
+    assert not verdicts["screening_eligibility_assessed"]
+    assert not verdicts["followup_plan_documented"]
+
+
+def _variant(**wanted: object) -> int:
+    return next(s for s in range(80)
+                if all(values(TASK, s)[k] == v for k, v in wanted.items()))
+
+
+def test_large_nodule_variant_calls_for_pet():
+    seed = _variant(category=">8 mm")
+    vals = values(TASK, seed)
+    head = f"Solid nodule {vals['nodule_mm']} mm, high-risk patient. "
+    lcs = ("Eligible for lung cancer screening." if vals["lcs_eligible"]
+           else "Not eligible for lung cancer screening.")
+    assert all(grade_note(TASK, head + lcs + " Order PET/CT now.", seed).values())
+    late = head + lcs + " Repeat CT chest in 6-12 months."
+    assert not grade_note(TASK, late, seed)["followup_plan_documented"]
+
+
+def test_long_quit_variant_is_not_screening_eligible():
+    seed = _variant(lcs_eligible=False)
+    vals = values(TASK, seed)
+    assert vals["quit_years"] > 15
+    head = f"Solid nodule {vals['nodule_mm']} mm, high-risk patient. "
+    plan = " Order PET/CT now." if vals["category"] == ">8 mm" else " CT chest in 6-12 months."
+    right = head + "He does not qualify for lung cancer screening (quit > 15 years)." + plan
+    assert all(grade_note(TASK, right, seed).values())
+    wrong = head + "He is eligible for lung cancer screening." + plan
+    assert not grade_note(TASK, wrong, seed)["screening_eligibility_assessed"]
