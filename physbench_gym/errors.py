@@ -12,6 +12,13 @@ class PhysBenchError(Exception):
     """Base class of every exception this library raises on purpose."""
 
 
+class InfrastructureError(PhysBenchError):
+    """A service outside the episode failed (LLM endpoint, judge): not the agent's mistake.
+
+    Evaluation records such episodes apart, keeps them out of the metrics and retries them.
+    """
+
+
 class TaskSpecError(PhysBenchError, ValueError):
     """A task spec file is invalid (schema, templates, references)."""
 
@@ -23,4 +30,5 @@ class UnknownTaskError(PhysBenchError, KeyError):
         return str(self.args[0]) if self.args else "unknown task"
 
 
-__all__ = ["FhirError", "FhirTransportError", "PhysBenchError", "TaskSpecError", "UnknownTaskError"]
+__all__ = ["FhirError", "FhirTransportError", "InfrastructureError", "PhysBenchError",
+           "TaskSpecError", "UnknownTaskError"]

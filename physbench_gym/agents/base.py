@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import gymnasium as gym
 
-from physbench_gym.errors import PhysBenchError
+from physbench_gym.errors import InfrastructureError
+from physbench_gym.spaces import ActionError, parse_action
+
+RESET_INFO_KEYS = ("task_id", "title", "specialty", "specialty_group", "task_type", "tier",
+                   "variant", "now", "patient_mrn", "max_steps")
+STEP_INFO_KEYS = ("ok", "error", "score", "steps", "invalid_actions", "success", "termination")
 
 
-class AgentError(PhysBenchError):
+class AgentError(InfrastructureError):
     """The policy could not act for a reason outside the episode (endpoint down, quota).
 
     The evaluation harness records such an episode as an infrastructure error, keeps it out
@@ -23,7 +29,8 @@ class Agent(Protocol):
 
     ``reset`` is called with the task brief and reset info (which holds ``tool_schemas``);
     ``act`` returns the next action (a tool call in any form the env accepts) given the
-    latest observation and info.
+    latest observation and info. A policy may expose ``usage`` (a dict with
+    ``prompt_tokens`` and ``completion_tokens`` of the current episode); the loop reports it.
     """
 
     def reset(self, env: gym.Env, observation: str, info: dict[str, Any]) -> None: ...
@@ -33,7 +40,12 @@ class Agent(Protocol):
 
 @dataclass
 class EpisodeResult:
-    """What one episode produced."""
+    """What one episode produced.
+
+    ``tool_calls`` counts the agent's tool calls other than ``finish``; ``wall_time`` is the
+    whole episode and ``policy_time`` the part spent inside the agent, both in seconds.
+    ``events`` is the event log (a reset record, then one record per step) when recorded.
+    """
 
     task_id: str
     variant: str
@@ -44,22 +56,96 @@ class EpisodeResult:
     termination: str
     checkpoints: dict[str, dict[str, Any]] = field(default_factory=dict)
     actions: list[Any] = field(default_factory=list)
+    tool_calls: int = 0
+    invalid_actions: int = 0
+    tokens: dict[str, int] = field(default_factory=dict)
+    wall_time: float = 0.0
+    policy_time: float = 0.0
+    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 def run_episode(env: gym.Env, agent: Agent, *, seed: int | None = None,
-                options: dict[str, Any] | None = None) -> EpisodeResult:
-    """Run ``agent`` for one episode of ``env`` and summarize it."""
+                options: dict[str, Any] | None = None,
+                events: list[dict[str, Any]] | None = None) -> EpisodeResult:
+    """Run ``agent`` for one episode of ``env`` and summarize it.
+
+    When ``events`` is a list, the reset and every step are appended to it as JSON-ready
+    records while the episode runs, so a caller keeps the partial log if the agent raises
+    (e.g. ``AgentError`` when its endpoint fails).
+    """
+    started = time.perf_counter()
     observation, info = env.reset(seed=seed, options=options)
+    if events is not None:
+        events.append(reset_event(observation, info))
+    policy_start = time.perf_counter()
     agent.reset(env, observation, info)
-    total, actions = 0.0, []
+    policy_time = time.perf_counter() - policy_start
+    total, actions, tool_calls = 0.0, [], 0
     while True:
+        policy_start = time.perf_counter()
         action = agent.act(observation, info)
+        policy_time += time.perf_counter() - policy_start
         actions.append(action)
         observation, reward, terminated, truncated, info = env.step(action)
         total += float(reward)
+        tool_calls += info.get("tool") not in ("finish",)
+        if events is not None:
+            events.append(step_event(len(actions), action, observation, float(reward),
+                                     terminated, truncated, info,
+                                     time.perf_counter() - started))
         if terminated or truncated:
             break
     return EpisodeResult(
         task_id=info["task_id"], variant=info["variant"], success=bool(info["success"]),
         score=float(info["score"]), total_reward=total, steps=int(info["steps"]),
-        termination=info["termination"], checkpoints=info["checkpoints"], actions=actions)
+        termination=info["termination"], checkpoints=info["checkpoints"], actions=actions,
+        tool_calls=tool_calls, invalid_actions=int(info.get("invalid_actions", 0)),
+        tokens=agent_usage(agent), wall_time=time.perf_counter() - started,
+        policy_time=policy_time, events=events if events is not None else [])
+
+
+def agent_usage(agent: Any) -> dict[str, int]:
+    """The agent's token usage of the current episode, or zeros when it reports none."""
+    usage = getattr(agent, "usage", None) or {}
+    return {key: int(usage.get(key, 0) or 0) for key in ("prompt_tokens", "completion_tokens")}
+
+
+def reset_event(observation: str, info: dict[str, Any]) -> dict[str, Any]:
+    """The event-log record of a reset: the brief and what identifies the instance."""
+    return {"type": "reset", "observation": observation,
+            "info": {key: info[key] for key in RESET_INFO_KEYS if key in info}}
+
+
+def step_event(step: int, action: Any, observation: str, reward: float, terminated: bool,
+               truncated: bool, info: dict[str, Any], elapsed: float) -> dict[str, Any]:
+    """The event-log record of one step: the call, the response and the grading state."""
+    kept = {key: info[key] for key in STEP_INFO_KEYS if key in info}
+    kept["passed"] = sorted(cid for cid, state in info.get("checkpoints", {}).items()
+                            if state.get("passed"))
+    return {"type": "step", "step": step, "action": jsonable_action(action),
+            "tool": info.get("tool", ""), "observation": observation, "reward": reward,
+            "terminated": bool(terminated), "truncated": bool(truncated), "info": kept,
+            "elapsed": round(elapsed, 6)}
+
+
+def jsonable_action(action: Any) -> dict[str, Any]:
+    """An action as ``{"tool", "arguments"[, "id"]}``, or ``{"raw": text}`` if unparsable."""
+    try:
+        name, arguments = parse_action(action)
+    except ActionError:
+        return {"raw": _text(action)}
+    call_id = action.get("id") if isinstance(action, dict) else getattr(action, "id", None)
+    if isinstance(arguments, (bytes, bytearray)):
+        arguments = bytes(arguments).decode("utf-8", errors="replace")
+    if not isinstance(arguments, (str, dict, list)):
+        arguments = _text(arguments)
+    record: dict[str, Any] = {"tool": name, "arguments": arguments}
+    if isinstance(call_id, str) and call_id:
+        record["id"] = call_id
+    return record
+
+
+def _text(value: Any, limit: int = 4000) -> str:
+    if isinstance(value, (bytes, bytearray)):
+        value = bytes(value).decode("utf-8", errors="replace")
+    return (value if isinstance(value, str) else repr(value))[:limit]

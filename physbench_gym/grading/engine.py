@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from physbench_gym.fhir.errors import FhirError
+from physbench_gym.errors import InfrastructureError
+from physbench_gym.fhir.errors import FhirError, FhirTransportError
 from physbench_gym.grading.core import (
     ALL_EVENTS,
     CheckpointResult,
@@ -84,6 +85,8 @@ class CheckpointEngine:
 def _safe_check(grader: Grader, ctx: GradingContext) -> CheckpointResult:
     try:
         return grader.check(ctx)
+    except (InfrastructureError, FhirTransportError):
+        raise
     except FhirError as exc:
         return CheckpointResult(False, f"EHR error while grading: {exc}")
     except Exception as exc:  # a grader must never crash an episode
