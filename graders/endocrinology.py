@@ -13,8 +13,9 @@ def thyroid_dosing(values: dict[str, Any]) -> dict[str, Any]:
     current = float(values["current_dose_mcg"])
     acceptable = [s for s in tablets if 12 <= s - current <= 25]
     lower = [s for s in tablets if s < current]
-    prior = lower[-1] if lower else current
-    new = acceptable[0]
+    if current not in tablets or not acceptable or not lower:
+        raise ValueError(f"no levothyroxine tablets around {current} mcg in the terminology")
+    prior, new = lower[-1], acceptable[0]
     return {
         "current_rxnorm": tablets[current],
         "prior_dose_mcg": int(prior),

@@ -130,7 +130,8 @@ def build_grader(spec: Mapping[str, Any] | str, where: str = "grader") -> Grader
     """Turn a checkpoint's grader spec into a Grader; raise TaskSpecError when it is invalid."""
     _load_primitives()
     if isinstance(spec, str):
-        return Grader(load_function(spec, where), ALL_EVENTS)
+        function = load_function(spec, where)
+        return Grader(function, frozenset(getattr(function, "triggers", ALL_EVENTS)))
     if not isinstance(spec, Mapping) or len(spec) != 1:
         raise TaskSpecError(f"{where}: expected {{primitive: arguments}} or 'file.py:function'")
     (name, raw_args), = spec.items()
@@ -145,6 +146,19 @@ def build_grader(spec: Mapping[str, Any] | str, where: str = "grader") -> Grader
         bound = args.bind(f"{where}.{name}")
         return Grader(lambda ctx: prim.run(ctx, bound), bound.triggers)
     return Grader(lambda ctx: prim.run(ctx, args), prim.triggers)
+
+
+def triggered_by(*events: str) -> Callable[[GraderFn], GraderFn]:
+    """Declare which events can change a grader function's verdict (all events by default)."""
+    unknown = set(events) - ALL_EVENTS
+    if unknown:
+        raise ValueError(f"unknown events {sorted(unknown)}; use {sorted(ALL_EVENTS)}")
+
+    def mark(function: GraderFn) -> GraderFn:
+        function.triggers = frozenset(events)  # type: ignore[attr-defined]
+        return function
+
+    return mark
 
 
 def load_function(reference: str, where: str = "grader") -> Callable[..., Any]:

@@ -1,0 +1,95 @@
+"""New paroxysmal AF: the stroke-risk score, the anticoagulation decision and the plan."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tasks.helpers import values
+from tests.tasks.helpers_cardiology import grade_note_checks
+
+TASK = "new_onset_afib_young"
+NOTE_CHECKS = {"cha2ds2_vasc_scored", "anticoagulation_decision", "plan_documented"}
+
+
+def grade_note(task: str, note: str) -> dict[str, bool]:
+    return grade_note_checks(task, note, NOTE_CHECKS)
+
+CORRECT = [
+    """CHA\u2082DS\u2082-VASc = 0 in a 42 yo male -> annual stroke risk <1%; no indication
+    for anticoagulation.
+    Plan: TTE ordered; home sleep study ordered (snoring, witnessed apneas).
+    Started metoprolol succinate 25 mg daily. Advised to cut down on alcohol.""",
+    """Stroke prevention: CHADS-VASc 0 points. Oral anticoagulation is not recommended (and
+    no aspirin).
+    Workup: transthoracic echo, TSH/CBC/CMP, and polysomnography have been ordered.
+    Rate control with atenolol 25 mg daily was prescribed. Alcohol abstinence advised.""",
+    """Assessment: paroxysmal AF, CHA2DS2VASc score of 0. The DVT was provoked and does not
+    count. Anticoagulation not warranted at this time.
+    Orders: echocardiogram, sleep apnea testing (HSAT), thyroid studies.
+    Begin bisoprolol 5 mg daily.
+    Counseled to limit alcohol to no more than 1 drink a day.""",
+    """# Impression
+    New-onset paroxysmal atrial fibrillation.
+    CHA2DS2-VASc: 0/9. We will not start a DOAC.
+
+    # Recommendations
+    - Get a transthoracic echocardiogram
+    - Refer for a sleep study to evaluate for OSA
+    - Metoprolol tartrate 25 mg twice daily to be started for rate control
+    - Stop binge drinking""",
+]
+WRONG = [
+    # hypertension counted from the ED reading
+    """CHA2DS2-VASc 1 (hypertension). Anticoagulation not indicated. TTE ordered. Sleep study
+    ordered. Start metoprolol succinate 25 mg daily. Reduce alcohol.""",
+    # wrong direction: anticoagulation started
+    """CHA2DS2-VASc 0. Start apixaban 5 mg twice daily. TTE ordered. Sleep study ordered.
+    Start metoprolol succinate 25 mg daily. Reduce alcohol.""",
+    # hedged anticoagulation decision
+    """CHA2DS2-VASc 0. Anticoagulation could be considered. TTE ordered. Sleep study ordered.
+    Start metoprolol succinate 25 mg daily. Reduce alcohol.""",
+    # sleep apnea evaluation declined
+    """CHA2DS2-VASc 0. Anticoagulation not indicated. TTE ordered. A sleep study is not
+    needed. Start metoprolol succinate 25 mg daily. Reduce alcohol.""",
+    # alcohol not addressed, told to continue
+    """CHA2DS2-VASc 0. Anticoagulation not indicated. TTE ordered. Sleep study ordered.
+    Start metoprolol succinate 25 mg daily. Continue drinking in moderation.""",
+    # keyword stuffing: every score, both decisions
+    """CHA2DS2-VASc 0, 1, 2. Anticoagulation not indicated. Start apixaban 5 mg BID.
+    TTE ordered. Sleep study ordered. Reduce alcohol. Continue alcohol. Start metoprolol.
+    Stop metoprolol.""",
+]
+
+
+@pytest.mark.parametrize("note", CORRECT)
+def test_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert set(verdicts) == NOTE_CHECKS
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize("note", WRONG)
+def test_wrong_notes_fail(note):
+    assert not all(grade_note(TASK, note).values())
+
+
+def test_keyword_stuffing_fails_the_decisions():
+    verdicts = grade_note(TASK, WRONG[-1])
+    assert verdicts["anticoagulation_decision"] is False
+    assert verdicts["plan_documented"] is False
+
+
+def test_score_ignores_the_provoked_dvt_and_the_ed_blood_pressure():
+    for variant in (None, 0, 1, 2):
+        assert values(TASK, variant)["cha2ds2vasc"] == 0
+
+
+def test_cha2ds2_vasc_items():
+    from physbench_gym.grading.core import load_function
+
+    score = load_function("graders/cardiology.py:cha2ds2_vasc")
+    assert score(age=42, female=False) == 0
+    assert score(age=42, female=True) == 1
+    assert score(age=70, female=True, hypertension=True) == 3
+    assert score(age=80, female=False, chf=True, diabetes=True, stroke_tia=True,
+                 vascular=True, hypertension=True) == 8
