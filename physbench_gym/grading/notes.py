@@ -161,7 +161,11 @@ def _polarity(clause: str, verbs: tuple) -> tuple[bool, bool]:
 def _bare_list(clause: str, near: list) -> bool:
     """True when values follow the label as a bare list ('TSH 8.9, 3.1, 12'), which states
     no single value and is how keyword-stuffed notes hedge."""
-    return len(near) > 1 and bool(re.fullmatch(r"[\s,;/|]*", clause[near[0].end:near[1].start]))
+    if len(near) < 2:
+        return False
+    first, second = near[0], near[1]
+    same_kind = not first.unit or first.unit == second.unit
+    return same_kind and bool(re.fullmatch(r"[\s,;/|]*", clause[first.end:second.start]))
 
 
 def _states_value(clause: str, value: ValueSpec) -> bool:

@@ -8,8 +8,10 @@ variant's chart is generated on first use and added as an immutable layer over t
 from __future__ import annotations
 
 import os
+import warnings
 from functools import cache, lru_cache
 
+from physbench_gym.errors import TaskSpecError
 from physbench_gym.fhir.store import BaseStore
 from physbench_gym.synth.chart import generate_chart
 from physbench_gym.synth.population import build_base_store
@@ -25,10 +27,22 @@ def chart_of(instance: TaskInstance) -> list[dict]:
     return generate_chart(instance.story, seed=CHART_SEED)
 
 
+def _valid_instances() -> list[TaskInstance]:
+    """Canonical instances of every task; a broken spec is skipped with a warning, so it
+    fails only its own episodes (with the same error) instead of every env in the process."""
+    instances = []
+    for task_id in task_ids():
+        try:
+            instances.append(get_instance(task_id))
+        except TaskSpecError as exc:
+            warnings.warn(f"task {task_id} left out of the EHR: {exc}", stacklevel=3)
+    return instances
+
+
 @cache
 def base_store(background_patients: int = DEFAULT_BACKGROUND_PATIENTS) -> BaseStore:
     """Roster, background population and every task's canonical chart (one per process)."""
-    instances = [get_instance(task_id) for task_id in task_ids()]
+    instances = _valid_instances()
     charts = [r for instance in instances for r in chart_of(instance)]
     return build_base_store(patients=background_patients, seed=0, extra=charts,
                             lookalikes=[instance.story for instance in instances])
