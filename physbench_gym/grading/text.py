@@ -16,7 +16,8 @@ from dataclasses import dataclass
 _CLAUSE_SPLIT = re.compile(
     r"(?<!\d)[.](?!\d)|[;\n!?•]|\s-\s"
     r"|,?\s+(?:but|and|while|whereas)\s+(?=(?:do not|don't|avoid|never|not|no)\b)"
-    r"|,\s*(?=(?:but\s+)?(?:do not|don't|avoid|never|rather than|instead of)\b)")
+    r"|,\s*(?=(?:but\s+)?(?:do not|don't|avoid|never|rather than|instead of)\b)"
+    r"|,?\s+(?=(?:so|therefore|thus|hence)\s)")
 _SOFT_WRAP = re.compile(r"(?<![.:;!?])[ \t]*\n(?![ \t]*(?:[-*•#>]|\d{1,2}[.)]|\n|$))[ \t]*")
 _LIST_MARK = re.compile(r"^\d{1,2}[.)]\s+")
 _PARENTHETICAL = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
