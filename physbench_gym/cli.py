@@ -67,11 +67,156 @@ def _run_synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_eval(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("eval", help="evaluate an agent on the benchmark (resumable)")
+    p.add_argument("--agent", default="oracle",
+                   help="oracle | random | openai | module:Class for your own policy")
+    p.add_argument("--model", default=None, help="model name for --agent openai")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint base URL")
+    p.add_argument("--api-key-env", default="OPENAI_API_KEY",
+                   help="environment variable holding the endpoint's API key ('' for none)")
+    p.add_argument("--temperature", type=float, default=0.0)
+    p.add_argument("--judge-model", default=None,
+                   help="grade rubric checkpoints with this LLM judge (default: deterministic)")
+    p.add_argument("--judge-url", default=None, help="the judge's endpoint base URL")
+    p.add_argument("--judge-api-key-env", default="OPENAI_API_KEY")
+    p.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
+    p.add_argument("--group", action="append", default=[],
+                   help="keep tasks of this specialty group (repeatable)")
+    p.add_argument("--task-type", action="append", default=[],
+                   help="keep tasks of this task type (repeatable)")
+    p.add_argument("--tier", action="append", default=[],
+                   help="keep tasks of this difficulty tier: easy, medium, hard (repeatable)")
+    p.add_argument("--k", type=int, default=1, help="samples per task")
+    p.add_argument("--seed", type=int, default=0, help="base seed of every episode's seed")
+    p.add_argument("--variant", choices=("canonical", "seeded"), default="canonical")
+    p.add_argument("--workers", type=int, default=1, help="parallel worker processes")
+    p.add_argument("--out", default=None,
+                   help="run directory (default runs/<timestamp>); an existing one is resumed")
+    p.add_argument("--max-steps", type=int, default=None, help="override the tasks' step budgets")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_run_eval)
+
+
+def _run_eval(args: argparse.Namespace) -> int:
+    import time
+
+    from physbench_gym.errors import PhysBenchError
+    from physbench_gym.eval.progress import summary_table
+    from physbench_gym.eval.runner import EvalConfig, run_eval, select_tasks
+
+    out = args.out or os.path.join("runs", time.strftime("%Y%m%d-%H%M%S"))
+    try:
+        ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
+        tasks = select_tasks(ids, args.group, args.task_type, args.tier)
+        config = EvalConfig(
+            agent=args.agent, tasks=tuple(tasks), k=args.k, seed=args.seed,
+            variant=args.variant, max_steps=args.max_steps, model=args.model,
+            base_url=args.base_url, api_key_env=args.api_key_env,
+            temperature=args.temperature, judge_model=args.judge_model,
+            judge_url=args.judge_url, judge_api_key_env=args.judge_api_key_env)
+        outcome = run_eval(config, out, workers=max(1, args.workers),
+                           progress=None if args.quiet else sys.stderr)
+    except (PhysBenchError, KeyError) as error:
+        print(f"physbench eval: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\nphysbench eval: interrupted; finished episodes are kept in {out}, rerun with "
+              f"--out {out} to resume", file=sys.stderr)
+        return 130
+    print(summary_table(outcome.summary))
+    print(f"\nresults: {outcome.out_dir}/results.jsonl   report: {outcome.out_dir}/report.html")
+    remaining = outcome.summary["infra_errors"]
+    if remaining:
+        print(f"{remaining} episodes ended in infrastructure errors; rerun with --out "
+              f"{outcome.out_dir} to retry them", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _add_report(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="rebuild report.html and summary.json of a run")
+    p.add_argument("run_dir")
+    p.set_defaults(func=_run_report)
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    from physbench_gym.errors import PhysBenchError
+    from physbench_gym.eval.progress import summary_table
+    from physbench_gym.eval.report import build_report
+
+    try:
+        summary = build_report(args.run_dir)
+    except PhysBenchError as error:
+        print(f"physbench report: {error}", file=sys.stderr)
+        return 2
+    print(summary_table(summary))
+    print(f"\nreport: {os.path.join(args.run_dir, 'report.html')}")
+    return 0
+
+
+def _add_export(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("export", help="export a run's episodes (OpenAI fine-tuning or events)")
+    p.add_argument("run_dir")
+    p.add_argument("--format", choices=("openai", "trajectory"), default="openai")
+    p.add_argument("--out", required=True, help="the JSONL file to write")
+    p.add_argument("--successful-only", action="store_true",
+                   help="only episodes in which every checkpoint passed")
+    p.set_defaults(func=_run_export)
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from physbench_gym.errors import PhysBenchError
+    from physbench_gym.eval.export import export_run
+
+    try:
+        count = export_run(args.run_dir, args.format, args.out,
+                           successful_only=args.successful_only)
+    except PhysBenchError as error:
+        print(f"physbench export: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {count} episodes to {args.out}")
+    return 0
+
+
+def _add_export_sft(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("export-sft",
+                       help="write verified oracle demonstrations of seeded variants as chat JSONL")
+    p.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
+    p.add_argument("--variants", type=int, default=4, help="seeded variants per task")
+    p.add_argument("--seed", type=int, default=0, help="base seed of the variant seeds")
+    p.add_argument("--out", required=True, help="the JSONL file to write")
+    p.set_defaults(func=_run_export_sft)
+
+
+def _run_export_sft(args: argparse.Namespace) -> int:
+    from physbench_gym.errors import PhysBenchError
+
+    try:
+        from physbench_gym.integrations.sft import export_sft
+    except ImportError as error:
+        print(f"physbench export-sft: the SFT exporter is not available ({error})",
+              file=sys.stderr)
+        return 2
+    ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
+    try:
+        count = export_sft(ids, args.variants, args.out, seed=args.seed)
+    except (PhysBenchError, KeyError) as error:
+        print(f"physbench export-sft: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {count} demonstrations to {args.out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="physbench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     _add_serve(sub)
     _add_synth(sub)
+    _add_eval(sub)
+    _add_report(sub)
+    _add_export(sub)
+    _add_export_sft(sub)
     return parser
 
 

@@ -20,7 +20,7 @@ _CLAUSE_SPLIT = re.compile(
     r"|,?\s+(?=(?:so|therefore|thus|hence)\s)")
 _SOFT_WRAP = re.compile(r"(?<![.:;!?])[ \t]*\n(?![ \t]*(?:[-*•#>]|\d{1,2}[.)]|\n|$))[ \t]*")
 _LIST_MARK = re.compile(r"^\d{1,2}[.)]\s+")
-_PARENTHETICAL = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
+_PARENTHETICAL = re.compile(r"(?:(?<=\s)|^)(?:\(([^()]*)\)|\[([^\[\]]*)\])")
 NEGATION_CUES = re.compile(
     r"\b(no|not|never|none|without|avoid|avoiding|against|decline[sd]?|den(?:y|ies|ied)|"
     r"(?:do|does|did|should|would|will|can|could|must)\s*n[o']t|don't|won't|shouldn't|"
@@ -36,12 +36,12 @@ HEDGE_CUES = re.compile(
     re.IGNORECASE,
 )
 HISTORY_CUES = re.compile(
-    r"\b(previously|prior(?:ly)?|formerly|history of|was (?:started|stopped|increased|"
+    r"\b(previously|prior(?:ly)?(?!\s+to\b)|formerly|history of|was (?:started|stopped|increased|"
     r"decreased|reduced|changed|switched|discontinued)|had been|has been on|ago|in (?:19|20)\d\d|"
     r"last (?:year|month)|back in|originally)\b",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(r"(?<![\w.])([<>≤≥]=?\s*)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?![\d])")
+_NUMBER = re.compile(r"(?<![\w.])([<>≤≥]=?\s*)?([-−]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+))(?![\d])")
 _UNIT_AFTER = re.compile(r"\s*([a-zA-Zµμ%/\d\^\*\.\[\]{}_²³]+(?:\s*/\s*[a-zA-Z\d\.²³{}_\[\]]+)?)")
 
 
@@ -115,7 +115,7 @@ def quantities(clause: str) -> list[Quantity]:
     """Every number in the clause, with the unit token that follows it."""
     found = []
     for match in _NUMBER.finditer(clause):
-        value = float(match.group(2).replace(",", ""))
+        value = float(match.group(2).replace(",", "").replace("−", "-"))
         unit_match = _UNIT_AFTER.match(clause, match.end())
         unit = unit_normalize(unit_match.group(1)) if unit_match else ""
         if unit and not _looks_like_unit(unit):

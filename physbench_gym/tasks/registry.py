@@ -16,13 +16,16 @@ from physbench_gym.tasks.spec import TaskSpec
 from physbench_gym.tasks.variants import TaskInstance, instantiate
 
 
-class _SpecLoader(yaml.SafeLoader):
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _SpecLoader(_FAST_LOADER):  # type: ignore[valid-type, misc]
     """YAML 1.2 booleans: only true/false, so units like 'y' or answers like 'no' stay text."""
 
 
 _SpecLoader.yaml_implicit_resolvers = {
     key: [(tag, regex) for tag, regex in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    for key, resolvers in _FAST_LOADER.yaml_implicit_resolvers.items()
 }
 _SpecLoader.add_implicit_resolver(
     "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),

@@ -1,0 +1,163 @@
+"""Osteoporosis workup: kidney function decides alendronate vs denosumab; vitamin D first."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers_endocrinology import run_actions
+
+TASK = "osteoporosis_metabolic_workup"
+NOTE_CHECKS = {"osteoporosis_assessed", "antiresorptive_choice_reasoned",
+               "treatment_plan_documented"}
+
+# Canonical instance: CKD 3b, eGFR 32 (37 a year ago), CrCl 32, spine T-score -2.7,
+# 25-OH vitamin D 14 ng/mL -> denosumab.
+CORRECT = [
+    """Impression: postmenopausal osteoporosis - L1-L4 T-score -2.7 plus a low-trauma radius
+    fracture. 25(OH)D 14 ng/mL = vitamin D deficiency. eGFR 32 mL/min/1.73m2 (CKD 3b).
+    Bisphosphonates are contraindicated at eGFR <35, so no alendronate or zoledronic acid.
+    Plan: vitamin D2 50,000 units weekly x 8 wks, then D3 2000 IU/day.
+    Calcium 1200 mg/day total (diet + supplement).
+    Denosumab 60 mg SC q6 months once vitamin D is replete.""",
+    """Assessment
+    - Osteoporosis (lowest T score -2.7, lumbar spine), high risk given prior wrist fracture.
+    - Vitamin D deficient: 25-hydroxyvitamin D 35 nmol/L.
+    - Estimated GFR 32 with creatinine 1.69: avoid oral bisphosphonates (not recommended
+      below 35).
+    Recommendations
+    1. Replete with ergocalciferol 50000 IU once a week for 8 weeks.
+    2. Elemental calcium 1,000-1,200 mg daily through diet and supplements.
+    3. Prolia 60 mg subcutaneously every six months, starting after repletion.""",
+    """CrCl 32 mL/min (Cockcroft-Gault): use denosumab instead of alendronate.
+    Osteoporotic range T-score -2.7 at the spine. Low vitamin D, 25-OH D 14 ng/mL.
+    Rx: Drisdol 50,000 IU weekly x8 weeks.
+    Rx: denosumab 60 mg subcut twice yearly.
+    Dietary calcium goal 1200 mg daily.""",
+]
+
+_HEAD = ("Osteoporosis, spine T-score -2.7. Vitamin D deficiency, 25-OH D 14 ng/mL. "
+         "eGFR 32, avoid bisphosphonates.\n")
+_VITD = "Ergocalciferol 50,000 IU weekly for 8 weeks. Calcium 1200 mg daily.\n"
+_DMAB = "Denosumab 60 mg SC every 6 months.\n"
+WRONG = {
+    # last year's eGFR read as current, and the bisphosphonate that follows from it
+    "stale_egfr_alendronate": """Osteoporosis, spine T-score -2.7. Vitamin D deficiency,
+    25-OH D 14 ng/mL. eGFR 37, above 35. Alendronate is appropriate first-line.
+    Start alendronate 70 mg weekly. Ergocalciferol 50,000 IU weekly for 8 weeks.
+    Calcium 1200 mg daily.""",
+    "wrong_interval": _HEAD + _VITD + "Denosumab 60 mg SC every 3 months.",
+    "daily_high_dose_vitamin_d": _HEAD + "Ergocalciferol 50,000 IU daily for 8 weeks. "
+                                         "Calcium 1200 mg daily.\n" + _DMAB,
+    "hedged": _HEAD + _VITD + "Consider denosumab 60 mg SC every 6 months.",
+    "wrong_t_score": _HEAD.replace("-2.7", "-2.2") + _VITD + _DMAB,
+    "wrong_vitamin_d": _HEAD.replace("14 ng/mL", "41 ng/mL") + _VITD + _DMAB,
+    "oncology_dose": _HEAD + _VITD + "Denosumab 120 mg SC every 6 months.",
+    "too_much_calcium": _HEAD + "Ergocalciferol 50,000 IU weekly for 8 weeks. "
+                                "Calcium 2500 mg daily.\n" + _DMAB,
+    "withholds_vitamin_d": _HEAD + "Hold off on vitamin D. Calcium 1200 mg daily.\n" + _DMAB,
+}
+STUFFED = """Osteoporosis, spine T-score -2.7. Vitamin D deficiency, 25-OH D 14 ng/mL.
+eGFR 32 and 37. Avoid bisphosphonates. Start alendronate 70 mg weekly. Avoid denosumab.
+Ergocalciferol 50,000 IU weekly for 8 weeks. Calcium 1200 mg daily.
+Denosumab 60 mg SC every 6 months. Alendronate is contraindicated."""
+
+
+def test_canonical_values():
+    vals = values(TASK)
+    assert (vals["scenario"], vals["drug"], vals["egfr"], vals["egfr_1y"]) == (
+        "ckd3b", "denosumab", 32, 37)
+    assert 30 <= vals["crcl"] < 35 and vals["vitd"] < 20
+
+
+@pytest.mark.parametrize("note", CORRECT)
+def test_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert set(verdicts) == NOTE_CHECKS
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_wrong_notes_fail(name):
+    assert not all(grade_note(TASK, WRONG[name]).values())
+
+
+def test_keyword_stuffing_fails_the_decisions():
+    verdicts = grade_note(TASK, STUFFED)
+    assert not verdicts["antiresorptive_choice_reasoned"]
+    assert not verdicts["treatment_plan_documented"]
+
+
+def _variant(scenario: str) -> int:
+    return next(s for s in range(40) if values(TASK, s)["scenario"] == scenario)
+
+
+def test_preserved_kidney_function_calls_for_alendronate():
+    seed = _variant("ckd3a")
+    vals = values(TASK, seed)
+    assert vals["egfr"] >= 45 and vals["crcl"] >= 35 and vals["drug"] == "alendronate"
+    head = (f"Osteoporosis, lumbar T-score {vals['spine_t']}; vitamin D deficiency "
+            f"(25-OH D {vals['vitd']} ng/mL). eGFR {vals['egfr']} mL/min/1.73 m2")
+    vitd = "Ergocalciferol 50,000 IU weekly x 8 weeks, calcium 1000-1200 mg/day.\n"
+    right = (head + " - alendronate is appropriate (no esophageal disease).\n" + vitd
+             + "Start alendronate 70 mg PO once weekly after repletion.")
+    assert all(grade_note(TASK, right, seed).values())
+    needless_avoidance = (head + " but CKD, so avoid alendronate.\n" + vitd
+                          + "Denosumab 60 mg SC every 6 months.")
+    verdicts = grade_note(TASK, needless_avoidance, seed)
+    assert not verdicts["antiresorptive_choice_reasoned"]
+    assert not verdicts["treatment_plan_documented"]
+    daily_70 = head + " - alendronate is appropriate.\n" + vitd + "Start alendronate 70 mg daily."
+    assert not grade_note(TASK, daily_70, seed)["treatment_plan_documented"]
+
+
+PTH = {"tool": "fhir_service_request_create",
+       "arguments": {"patient": "{patient_id}", "code": "2731-8", "system": "loinc",
+                     "category": "laboratory"}}
+VITD_WEEKLY = {"tool": "fhir_medication_request_create",
+               "arguments": {"patient": "{patient_id}", "medication_code": "1367410",
+                             "dose_value": 50000, "dose_unit": "IU", "frequency": 1,
+                             "period_unit": "week"}}
+DMAB = {"tool": "fhir_medication_request_create",
+        "arguments": {"patient": "{patient_id}", "medication_code": "993452", "dose_value": 60,
+                      "dose_unit": "mg", "route": "subcutaneous",
+                      "sig": "60 mg subcutaneously every 6 months"}}
+ALENDRONATE = {"tool": "fhir_medication_request_create",
+               "arguments": {"patient": "{patient_id}", "medication_code": "904431",
+                             "dose_value": 70, "dose_unit": "mg", "frequency": 1,
+                             "period_unit": "week"}}
+
+
+def _with(action: dict, **changes) -> dict:
+    return {"tool": action["tool"], "arguments": {**action["arguments"], **changes}}
+
+
+def test_right_orders_pass_in_the_ckd_variant():
+    verdicts = run_actions(TASK, [VITD_WEEKLY, DMAB])
+    assert verdicts["vitamin_d_prescribed"] and verdicts["antiresorptive_prescribed"]
+    assert not verdicts["secondary_workup_ordered"]  # PTH, phosphate and TSH all needed
+    assert not run_actions(TASK, [PTH])["secondary_workup_ordered"]
+
+
+@pytest.mark.parametrize("actions", [
+    [VITD_WEEKLY, ALENDRONATE],                            # bisphosphonate at eGFR 32
+    [VITD_WEEKLY, DMAB, ALENDRONATE],                      # plus a bisphosphonate
+    [VITD_WEEKLY, _with(DMAB, dose_value=120)],            # oncology dose
+    [VITD_WEEKLY, _with(DMAB, frequency=1, period_unit="month")],  # monthly
+], ids=["alendronate", "both", "120mg", "monthly"])
+def test_wrong_antiresorptive_orders_fail(actions):
+    assert not run_actions(TASK, actions)["antiresorptive_prescribed"]
+
+
+def test_daily_high_dose_vitamin_d_fails():
+    daily = _with(VITD_WEEKLY, period_unit="day")
+    assert not run_actions(TASK, [daily, DMAB])["vitamin_d_prescribed"]
+    assert not run_actions(TASK, [VITD_WEEKLY, daily, DMAB])["vitamin_d_prescribed"]
+
+
+def test_alendronate_variant_rejects_a_second_antiresorptive():
+    seed = _variant("ckd3a")
+    assert run_actions(TASK, [VITD_WEEKLY, ALENDRONATE], seed)["antiresorptive_prescribed"]
+    assert not run_actions(TASK, [VITD_WEEKLY, ALENDRONATE, DMAB],
+                           seed)["antiresorptive_prescribed"]
+    assert not run_actions(TASK, [VITD_WEEKLY, DMAB], seed)["antiresorptive_prescribed"]
