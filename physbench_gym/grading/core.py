@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from physbench_gym._resources import data_dir
 from physbench_gym.errors import TaskSpecError
 from physbench_gym.fhir.client import FhirClient
+from physbench_gym.grading.resources import codings, patient_id, text_of
 
 READ, WRITE, FILE, FINISH = "read", "write", "file", "finish"
 ALL_EVENTS = frozenset({READ, WRITE, FILE, FINISH})
@@ -54,6 +55,33 @@ class StepRecord(Protocol):
 
 
 @dataclass
+class Returned:
+    """A resource the agent has seen, with what retrieval checks ask of it precomputed."""
+
+    resource: dict[str, Any]
+    patient: str | None
+    codes: frozenset[str]
+    _text: str | None = None
+
+    @classmethod
+    def of(cls, resource: dict[str, Any]) -> Returned:
+        pairs = codings(resource)
+        keys = {f"{system}|{code}" for system, code in pairs} | {code for _, code in pairs}
+        return cls(resource, patient_id(resource), frozenset(keys))
+
+    def has_code(self, wanted: Sequence[str]) -> bool:
+        """True if any of ``wanted`` ('system|code' or a bare code) is among the codes."""
+        return not self.codes.isdisjoint(wanted)
+
+    @property
+    def text(self) -> str:
+        """The resource's human-readable text, lower case (decoded once)."""
+        if self._text is None:
+            self._text = text_of(self.resource).lower()
+        return self._text
+
+
+@dataclass
 class GradingContext:
     """Everything a grader may look at: the EHR (through the client), the trajectory, files."""
 
@@ -64,14 +92,16 @@ class GradingContext:
     trajectory: Sequence[StepRecord] = field(default_factory=list)
     files: Mapping[str, str] = field(default_factory=dict)
     values: Mapping[str, Any] = field(default_factory=dict)
-    returned: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    returned: dict[str, dict[str, Returned]] = field(default_factory=dict)
     judge: Judge | None = None
 
     def record(self, step: StepRecord) -> None:
         """Remember what a step returned to the agent (type -> id -> resource), once each."""
         for resource in getattr(step, "returned", None) or []:
             by_id = self.returned.setdefault(str(resource.get("resourceType")), {})
-            by_id.setdefault(str(resource.get("id")), resource)
+            key = str(resource.get("id"))
+            if key not in by_id:
+                by_id[key] = Returned.of(resource)
 
     def note(self) -> str | None:
         """The deliverable note's text, or None if it was not written."""

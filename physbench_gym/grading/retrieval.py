@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from physbench_gym.grading.core import READ, Args, CheckpointResult, GradingContext, primitive
-from physbench_gym.grading.resources import matches_code, patient_id, text_of
+from physbench_gym.grading.core import (
+    READ,
+    Args,
+    CheckpointResult,
+    GradingContext,
+    Returned,
+    primitive,
+)
 
 
 class RetrievedArgs(Args):
@@ -21,20 +27,16 @@ class RetrievedArgs(Args):
 def retrieved(ctx: GradingContext, args: RetrievedArgs) -> CheckpointResult:
     """The agent's tool calls returned the patient's resources matching type, code and text."""
     candidates = ctx.returned.get(args.resource_type, {})
-    seen = [rid for rid, resource in candidates.items()
-            if _relevant(resource, ctx.patient_id, args)]
+    seen = [rid for rid, seen_item in candidates.items()
+            if _relevant(seen_item, ctx.patient_id, args)]
     what = args.label or f"{args.resource_type} {' / '.join(args.codes or args.text_contains)}"
     if len(seen) >= args.min_count:
         return CheckpointResult(True, f"retrieved {what} ({len(seen)} resource(s))")
     return CheckpointResult(False, f"{what} not retrieved ({len(seen)}/{args.min_count})")
 
 
-def _relevant(resource: dict, patient: str, args: RetrievedArgs) -> bool:
-    if resource.get("resourceType") != args.resource_type or patient_id(resource) != patient:
+def _relevant(item: Returned, patient: str, args: RetrievedArgs) -> bool:
+    if item.patient != patient or (args.codes and not item.has_code(args.codes)):
         return False
-    if args.codes and not matches_code(resource, args.codes):
-        return False
-    if args.text_contains:
-        text = text_of(resource).lower()
-        return any(phrase.lower() in text for phrase in args.text_contains)
-    return True
+    return not args.text_contains or any(
+        phrase.lower() in item.text for phrase in args.text_contains)

@@ -174,8 +174,15 @@ def unit_normalize(unit: str) -> str:
 
 
 def find_terms(clause: str, patterns: tuple[re.Pattern[str], ...]) -> list[re.Match[str]]:
-    """All matches of any of the compiled term patterns in the clause."""
-    return [m for pattern in patterns for m in pattern.finditer(clause)]
+    """All non-overlapping matches of any of the compiled term patterns in the clause."""
+    if not patterns:
+        return []
+    return list(_combined(patterns).finditer(clause))
+
+
+@functools.lru_cache(maxsize=4096)
+def _combined(patterns: tuple[re.Pattern[str], ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)

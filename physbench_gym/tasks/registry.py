@@ -15,7 +15,6 @@ from physbench_gym.errors import TaskSpecError, UnknownTaskError
 from physbench_gym.tasks.spec import TaskSpec
 from physbench_gym.tasks.variants import TaskInstance, instantiate
 
-
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
