@@ -169,6 +169,7 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
         self._steps += 1
         result = self._run(action)
         self._trajectory.append(result)
+        self._grading.new_step()
         self._grading.record(result)
         self._grading.files = self._workspace.files()
         self._engine.update(self._grading, _events(result))

@@ -94,6 +94,7 @@ class GradingContext:
     values: Mapping[str, Any] = field(default_factory=dict)
     returned: dict[str, dict[str, Returned]] = field(default_factory=dict)
     judge: Judge | None = None
+    _written: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     def record(self, step: StepRecord) -> None:
         """Remember what a step returned to the agent (type -> id -> resource), once each."""
@@ -108,10 +109,21 @@ class GradingContext:
         return self.files.get(self.note_path)
 
     def written(self, resource_type: str) -> list[dict[str, Any]]:
-        """Resources of a type the agent wrote this episode, read back from the EHR by tag."""
-        tag = f"{self.episode_tag['system']}|{self.episode_tag['code']}"
-        return self.client.search_all(
-            resource_type, [("_tag", tag), ("_count", "200")], max_pages=20)
+        """Resources of a type the agent wrote this episode, read back from the EHR by tag.
+
+        Read once per step and type (``new_step`` forgets them), however many checkpoints ask.
+        """
+        found = self._written.get(resource_type)
+        if found is None:
+            tag = f"{self.episode_tag['system']}|{self.episode_tag['code']}"
+            found = self.client.search_all(
+                resource_type, [("_tag", tag), ("_count", "200")], max_pages=20)
+            self._written[resource_type] = found
+        return found
+
+    def new_step(self) -> None:
+        """Forget what was read from the EHR during the previous step."""
+        self._written.clear()
 
 
 GraderFn = Callable[[GradingContext], CheckpointResult]
