@@ -9,14 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from physbench_gym.synth.names import NPI_SYSTEM, npi
+from physbench_gym.synth.terminology import SPECIALTIES
 
 ORGANIZATION_ID = "org-clinic"
-SPECIALTIES = (
-    "cardiology", "endocrinology", "gastroenterology", "hepatology", "hematology", "oncology",
-    "infectious_disease", "allergy_immunology", "rheumatology", "nephrology", "urology",
-    "psychiatry", "neurology", "addiction_medicine", "pulmonology", "dermatology", "gynecology",
-    "obstetrics", "otolaryngology", "geriatrics", "primary_care",
-)
 _SPECIALIST_NAMES = (
     ("Helen", "Marsh"), ("Arjun", "Iyer"), ("Samuel", "Okoro"), ("Lena", "Fischer"),
     ("Victor", "Almeida"), ("Grace", "Holloway"), ("Tomas", "Reyes"), ("Naomi", "Brandt"),

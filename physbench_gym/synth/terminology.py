@@ -29,11 +29,12 @@ SYSTEMS: dict[str, str] = {
 _SHORT_NAMES = {uri: short for short, uri in SYSTEMS.items()}
 
 TABLES: tuple[str, ...] = ("loinc", "rxnorm", "condition", "orderable")
-SPECIALTIES: frozenset[str] = frozenset(
+SPECIALTIES: tuple[str, ...] = tuple(
     "cardiology endocrinology gastroenterology hepatology hematology oncology infectious_disease "
     "allergy_immunology rheumatology nephrology urology psychiatry neurology addiction_medicine "
     "pulmonology dermatology gynecology obstetrics otolaryngology geriatrics primary_care".split()
 )
+"""The 21 specialties of the benchmark, in a fixed order (the one list the package uses)."""
 LOINC_KINDS = frozenset({"lab", "vital", "social", "note", "panel", "score"})
 OBSERVATION_CATEGORIES = frozenset(
     {"laboratory", "vital-signs", "social-history", "survey", "exam"}

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from physbench_gym.synth.terminology import SPECIALTIES
+
 SPECIALTY_GROUPS = (
     "Cardiology",
     "Endocrinology",
@@ -21,12 +23,6 @@ SPECIALTY_GROUPS = (
     "Nephrology & Urology",
     "Psychiatry, Neurology & Addiction",
     "Pulmonology & Other Specialties",
-)
-SPECIALTIES = (
-    "cardiology", "endocrinology", "gastroenterology", "hepatology", "hematology", "oncology",
-    "infectious_disease", "allergy_immunology", "rheumatology", "nephrology", "urology",
-    "psychiatry", "neurology", "addiction_medicine", "pulmonology", "dermatology", "gynecology",
-    "obstetrics", "otolaryngology", "geriatrics", "primary_care",
 )
 TASK_TYPES = (
     "Diagnosis & Interpretation",
