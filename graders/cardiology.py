@@ -111,6 +111,18 @@ def statin_codes(intensity: str, ingredients: tuple[str, ...] | None = None) -> 
             if name in table and mg in table[name] and (ingredients is None or name in ingredients)]
 
 
+STATIN_ABBREVIATIONS = {
+    "atorvastatin": ["atorva", "Lipitor"], "rosuvastatin": ["rosuva", "Crestor"],
+    "simvastatin": ["simva", "Zocor"], "pravastatin": ["prava", "Pravachol"],
+    "lovastatin": ["Mevacor"], "pitavastatin": ["Livalo"]}
+
+
+def _unlisted_statin_codes() -> list[str]:
+    """Statin tablets outside Table 3 (simvastatin 80 mg: not for new patients, myopathy)."""
+    listed = {code for intensity in STATIN_INTENSITY for code in statin_codes(intensity)}
+    return [code for _, _, code in statin_tablets() if code not in listed]
+
+
 def _statin_code(name: str, mg: float) -> str:
     for found, strength, code in statin_tablets():
         if found == name and strength == mg:
@@ -156,6 +168,15 @@ def statin_initiation(values: dict[str, Any]) -> dict[str, Any]:
     drug, dose = ("atorvastatin", 40.0) if intensity == "high" else ("atorvastatin", 20.0)
     atorva, rosuva = (STATIN_INTENSITY[intensity][name] for name in ("atorvastatin",
                                                                       "rosuvastatin"))
+    # Any statin at a dose of the right intensity (Table 3) is a correct plan; the note must
+    # name the drug with its dose in the clause that starts it.
+    dose_options = [
+        {"note_decision": {
+            "subject": [name, *STATIN_ABBREVIATIONS.get(name, [])], "action": ["start"],
+            "value": {"value": (doses[0] + doses[-1]) / 2,
+                      "tolerance": (doses[-1] - doses[0]) / 2 + 0.5, "units": {"mg": 1}},
+            "label": f"start {name} {doses[0]:g}-{doses[-1]:g} mg daily"}}
+        for name, doses in STATIN_INTENSITY[intensity].items()]
     category_words = {
         "intermediate": (["intermediate", "intermediate-risk", "intermediate risk"],
                          ["high risk", "high-risk", "borderline", "low risk", "low-risk"]),
@@ -179,8 +200,10 @@ def statin_initiation(values: dict[str, Any]) -> dict[str, Any]:
         "statin_drug": drug,
         "statin_dose_mg": int(dose),
         "statin_rxnorm": _statin_code(drug, dose),
-        "acceptable_statin_rxnorm": statin_codes(intensity, ("atorvastatin", "rosuvastatin")),
-        "wrong_statin_rxnorm": statin_codes(other) + statin_codes("low"),
+        "acceptable_statin_rxnorm": statin_codes(intensity),
+        "wrong_statin_rxnorm": sorted(set(statin_codes(other) + statin_codes("low")
+                                          + _unlisted_statin_codes())),
+        "statin_dose_options": dose_options,
         "atorva_mid": (atorva[0] + atorva[-1]) / 2,
         "atorva_tol": (atorva[-1] - atorva[0]) / 2 + 0.5,
         "rosuva_mid": (rosuva[0] + rosuva[-1]) / 2,
@@ -213,7 +236,8 @@ NO_ANTICOAGULATION = ["not indicated", "not recommended", "not needed", "not req
                       "no anticoagulation", "no indication", "no oral anticoagulation",
                       "no oac", "no doac", "no role", "not warranted", "withhold", "do not start",
                       "will not start", "not start", "not be started", "not starting",
-                      "without anticoagulation", "not anticoagulate", "no need"]
+                      "without anticoagulation", "not anticoagulate", "no need",
+                      "does not need", "doesn't need", "not need", "not necessary"]
 
 
 def afib_workup(values: dict[str, Any]) -> dict[str, Any]:
@@ -266,7 +290,7 @@ def rate_control_codes() -> list[str]:
 SCORE_LABELS = ("CHA2DS2-VASc", "CHA2DS2VASc", "CHA2DS2 VASc", "CHADS2-VASc", "CHADS-VASc",
                 "CHADSVASc", "CHA2DS2-VA")
 _FIRST_NUMBER = re.compile(
-    r"^[\s:=(]*(?:score\s*)?(?:of\s+|is\s+|was\s+|=\s*|:\s*)*(\d+)(?!\d|\.\d)")
+    r"^[\s:=(|]*(?:score\s*)?(?:of\s+|is\s+|was\s+|=\s*|:\s*|\|\s*)*(\d+)(?!\d|\.\d)")
 
 
 @triggered_by(FILE)

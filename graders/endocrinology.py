@@ -6,6 +6,9 @@ from typing import Any
 
 from physbench_graders.common import oral_tablets
 
+# ATA 2014: for an elevated TSH on levothyroxine, step the daily dose up by 12.5-25 mcg.
+STEP_MCG = (12.5, 25.0)
+
 
 def thyroid_dosing(values: dict[str, Any]) -> dict[str, Any]:
     """Levothyroxine step-up for an elevated TSH: 12.5-25 mcg, a marketed tablet strength."""
@@ -16,6 +19,10 @@ def thyroid_dosing(values: dict[str, Any]) -> dict[str, Any]:
     if current not in tablets or not acceptable or not lower:
         raise ValueError(f"no levothyroxine tablets around {current} mcg in the terminology")
     prior, new = lower[-1], acceptable[0]
+    # The note may name any dose 12.5-25 mcg above the current one (marketed strengths such as
+    # 137 mcg that the terminology tables lack included); orders are limited to the table.
+    low, high = current + STEP_MCG[0], current + STEP_MCG[1]
+    dose = f"{int(current)}(?:\\.0)?\\s*(?:mcg|ug|micrograms?)?"
     return {
         "current_rxnorm": tablets[current],
         "prior_dose_mcg": int(prior),
@@ -23,6 +30,10 @@ def thyroid_dosing(values: dict[str, Any]) -> dict[str, Any]:
         "new_dose_mcg": int(new),
         "new_rxnorm": tablets[new],
         "acceptable_rxnorm": [tablets[s] for s in acceptable],
-        "dose_mid": (min(acceptable) + max(acceptable)) / 2,
-        "dose_tol": (max(acceptable) - min(acceptable)) / 2 + 0.5,
+        "wrong_levothyroxine_rxnorm": [code for s, code in tablets.items()
+                                       if s not in acceptable],
+        "dose_mid": (low + high) / 2,
+        "dose_tol": (high - low) / 2 + 0.5,
+        # 'increase', or a change written from the current dose: '75 -> 88 mcg', '75 to 88'.
+        "dose_increase_terms": ["increase", f"re:\\b{dose}\\s*(?:->|→|=>|to)\\s*\\d"],
     }

@@ -87,14 +87,19 @@ def fib4_assessed(ctx: GradingContext) -> CheckpointResult:
         if not hits:
             continue
         past = is_historical(clause)
+        current = False  # the clause states the expected value ('labs from 3 weeks ago ...')
         for hit in hits:
             after = clause[hit.end():]
             if "=" in after:  # 'FIB-4 = (54 x 50) / (198 x sqrt 52) = 1.89': the result
                 after = after[after.rindex("=") + 1:]
             found = _VALUE_AFTER.match(after)
-            if found and not (past and abs(float(found.group(1)) - expected) > 0.1 + 1e-9):
+            if not found:
+                continue
+            close = abs(float(found.group(1)) - expected) <= 0.1 + 1e-9
+            current = current or close
+            if close or not past:
                 values.append(float(found.group(1)))
-        if past or is_hedged(clause):
+        if (past and not current) or is_hedged(clause):
             continue
         for name, patterns in words.items():
             for match in find_terms(clause, patterns):

@@ -15,12 +15,16 @@ def iron_deficit(values: dict[str, Any]) -> dict[str, Any]:
     weight = float(values["weight_kg"])
     hgb = float(values["hgb"])
     deficit = weight * (GANZONI_TARGET_HB - hgb) * 2.4 + GANZONI_STORES_MG
+    single_max = min(1000, int(round(15 * weight)))  # label: 15 mg/kg up to 1000 mg once
     return {
+        "tsat": int(round(100 * float(values["serum_iron"]) / float(values["tibc"]))),
         "hct": round(hgb * 3.05),
         "iron_deficit_mg": int(round(deficit)),
         "fcm_dose_mg": FCM_DOSE_MG,
         "fcm_course_mg": FCM_COURSE_MG,
-        "fcm_single_max_mg": min(1000, int(round(15 * weight))),
+        "fcm_single_max_mg": single_max,
+        "fcm_note_mid_mg": (FCM_DOSE_MG + single_max) / 2,
+        "fcm_note_tol_mg": (single_max - FCM_DOSE_MG) / 2,
         "remaining_after_course_mg": max(0, int(round(deficit)) - FCM_COURSE_MG),
         "weight_last_year": int(weight) + 3,
         "weight_5m": int(weight) + 2,

@@ -58,6 +58,14 @@ _WITHDRAWAL_TERMS = {
 }
 
 
+def _band_patterns(band: str) -> list[str]:
+    """'COWS 14, moderate' and 'withdrawal is moderate': the band tied to the score or to
+    the word withdrawal in the same clause ('moderate' never matches 'moderately severe')."""
+    word = band.replace(" ", r"\s+")
+    return [rf"re:\bcows\b[\w\s=:,/]{{0,25}}\b{word}\b(?!\s+severe)",
+            rf"re:\bwithdrawal\b[\w\s,]{{0,15}}\b(?:is|was|appears)\s+{word}\b(?!\s+severe)"]
+
+
 def buprenorphine_initiation(values: dict[str, Any]) -> dict[str, Any]:
     """COWS band, OUD severity and the DSM-5 criteria text of the intake note."""
     cows = int(values["cows"])
@@ -71,7 +79,7 @@ def buprenorphine_initiation(values: dict[str, Any]) -> dict[str, Any]:
     listed = OUD_CRITERIA[:criteria - 2] + OUD_CRITERIA[-2:]
     return {
         "cows_band": band,
-        "withdrawal_terms": _WITHDRAWAL_TERMS[band],
+        "withdrawal_terms": [*_WITHDRAWAL_TERMS[band], *_band_patterns(band)],
         "oud_severity": severity,
         "severity_terms": [f"{severity} opioid use disorder", f"{severity} OUD",
                            f"opioid use disorder, {severity}", f"OUD, {severity}",
@@ -220,8 +228,15 @@ def alcohol_pharmacotherapy(values: dict[str, Any]) -> dict[str, Any]:
                                f"{severity} alcohol dependence"],
         "aud_criteria_text": "; ".join(f"({i + 1}) {t}" for i, t in enumerate(listed)),
         "audit_zone": "IV" if audit >= 20 else "III" if audit >= 16 else "II",
-        "avoid_actions": _AVOID,
-        "drug_opposite": _aimed(_REFUSE, chosen["drug_terms"], _REFUSED),
+        "avoid_actions": [*_AVOID, _named(r"\bno\s+(?:{names})\b", chosen["avoided_terms"])],
+        "drug_actions": ["start",
+                         _named(r"\b(?:{names})\b\s+(?:\d|po\b|by mouth|oral)",
+                                chosen["drug_terms"])],
+        "drug_opposite": [*_aimed(_REFUSE, chosen["drug_terms"], _REFUSED),
+                          _named(r"\b(?:{names})\b[^;]{{0,30}}\b" + _WRONG_FREQUENCY[drug],
+                                 chosen["drug_terms"]),
+                          _named(r"\b(?:{names})\b" + _near(chosen["avoided_terms"], 30)
+                                 + r"\b" + _REFUSED, chosen["drug_terms"])],
         "avoided_opposite": _aimed(_PRESCRIBE, chosen["avoided_terms"]),
     }
 
@@ -231,6 +246,26 @@ _REFUSE = r"(?:avoid|hold off|defer|postpone|declin|discontinu|not start|not ini
 _PRESCRIBE = r"(?:start|initiat|prescrib|begin|add|trial of|rx|give|continue|use)"
 _REFUSED = r"(?:is|are|was|would be|remains)\s+(?:contraindicated|not recommended|" \
     r"not appropriate|avoided|declined|not an option|not indicated)"
+
+
+# Frequencies that contradict the labeled schedule (acamprosate three times daily,
+# naltrexone once daily): 'acamprosate 333 mg BID' states the wrong regimen.
+_WRONG_FREQUENCY = {
+    "acamprosate": r"(?:bid|b\.i\.d|twice|qd|q12h|qid|four times|once(?: a)? daily|once a day)\b",
+    "naltrexone": r"(?:bid|b\.i\.d|twice|tid|t\.i\.d|three times|q8h|q12h)\b",
+}
+
+
+def _near(other_drugs: list[str], width: int) -> str:
+    """Up to ``width`` characters that name none of ``other_drugs``, so 'acamprosate 333 mg
+    TID as naltrexone is contraindicated' does not read as refusing acamprosate."""
+    names = "|".join(d.lower() for d in other_drugs)
+    return rf"(?:(?!\b(?:{names})\b)[^;]){{{{0,{width}}}}}"
+
+
+def _named(pattern: str, drugs: list[str]) -> str:
+    """A regex term with the drug names put in for ``{names}``."""
+    return "re:" + pattern.format(names="|".join(d.lower() for d in drugs))
 
 
 def _aimed(verbs: str, drugs: list[str], passive: str | None = None) -> list[str]:

@@ -24,6 +24,9 @@ ELIGIBLE = ["eligible", "qualifies", "qualify", "meets criteria", "meets USPSTF 
 INELIGIBLE = ["ineligible", "not eligible", "no longer eligible", "does not qualify",
               "doesn't qualify", "does not meet", "doesn't meet", "not a candidate",
               "no longer qualifies", "outside the USPSTF criteria", "outside USPSTF criteria"]
+# A follow-up scan written without a verb: 'f/u CT chest in 6-12 mo', 'CT due in 9 months'.
+FOLLOW_UP = ["order", "follow-up", "follow up", "f/u", "surveillance", "due",
+             r"re:\bin\s+\d+(?:\s*(?:-|–|to)\s*\d+)?\s*(?:wk|wks|weeks?|mo|mos|months?)\b"]
 STOP_SURVEILLANCE = ["no follow-up", "no further imaging", "no further follow-up",
                      "no routine follow-up", "no surveillance", "discontinue surveillance",
                      "no further CT"]
@@ -84,7 +87,7 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                 {"note_decision": {"subject": PET_SUBJECT, "action": ["order"],
                                    "opposite": ["not indicated", "not needed", "no PET"],
                                    "label": "PET/CT"}},
-                {"note_decision": {"subject": CT_SUBJECT, "action": ["order"],
+                {"note_decision": {"subject": CT_SUBJECT, "action": FOLLOW_UP,
                                    "opposite": STOP_SURVEILLANCE,
                                    "value": {"value": 3, "tolerance": 0.5,
                                              "units": {"mo": 1, "wk": 0.230769, "d": 0.032877}},
@@ -114,8 +117,7 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                                  "label": "PET/CT for a nodule of 8 mm or less"}},
             ],
             plan_grader={"note_decision": {
-                "subject": CT_SUBJECT, "action": ["order", "follow-up", "follow up",
-                                                   "surveillance"],
+                "subject": CT_SUBJECT, "action": FOLLOW_UP,
                 "opposite": STOP_SURVEILLANCE,
                 "value": {"value": 9, "tolerance": 3,
                           "units": {"mo": 1, "wk": 0.230769, "y": 12, "d": 0.032877}},

@@ -14,10 +14,12 @@ import unicodedata
 from dataclasses import dataclass
 
 _CLAUSE_SPLIT = re.compile(
-    r"(?<!\d)[.](?!\d)|[;\n!?•]|\s-\s"
+    r"(?<!\d)[.](?!\d)|[;\n!?•]"
     r"|,?\s+(?:but|and|while|whereas)\s+(?=(?:do not|don't|avoid|never|not|no)\b)"
     r"|,\s*(?=(?:but\s+)?(?:do not|don't|avoid|never|rather than|instead of)\b)"
     r"|,?\s+(?=(?:so|therefore|thus|hence)\s)")
+_ABBREVIATION = re.compile(
+    r"\b(approx|e\.g|i\.e|vs|etc|incl|est|dr|appt|hx|dx|tx|sx|cf|min|max|avg)\.(?=\s|,)")
 _SOFT_WRAP = re.compile(r"(?<![.:;!?])[ \t]*\n(?![ \t]*(?:[-*•#>]|\d{1,2}[.)]|\n|$))[ \t]*")
 _LIST_MARK = re.compile(r"^\d{1,2}[.)]\s+")
 _PARENTHETICAL = re.compile(r"(?:(?<=\s)|^)(?:\(([^()]*)\)|\[([^\[\]]*)\])")
@@ -69,7 +71,8 @@ def clauses(text: str) -> tuple[str, ...]:
         asides.append(match.group(1) or match.group(2) or "")
         return " "
 
-    main = _PARENTHETICAL.sub(lift, _SOFT_WRAP.sub(" ", normalize(text)))
+    text = _ABBREVIATION.sub(lambda m: m.group(1).replace(".", ""), normalize(text))
+    main = _PARENTHETICAL.sub(lift, _SOFT_WRAP.sub(" ", text))
     parts = _CLAUSE_SPLIT.split(main) + [p for a in asides for p in _CLAUSE_SPLIT.split(a)]
     cleaned = (_LIST_MARK.sub("", re.sub(r"\s+", " ", p).strip(" ,*#>-")) for p in parts)
     return tuple(p for p in cleaned if p)
@@ -144,6 +147,7 @@ _UNIT_ALIASES = {
     "miu/l": "miu/l", "mu/l": "miu/l", "uiu/ml": "miu/l", "uu/ml": "miu/l", "miu/ml": "miu/ml",
     "meq/l": "mmol/l", "mmol/l": "mmol/l", "mosm/kg": "mosm/kg", "mosm/kg h2o": "mosm/kg",
     "mosmol/kg": "mosm/kg", "iu/l": "u/l", "units/l": "u/l", "u/l": "u/l",
+    "liter": "l", "liters": "l", "litre": "l", "litres": "l", "ltr": "l",
     "percent": "%", "pct": "%", "days": "d", "day": "d", "weeks": "wk", "week": "wk",
     "wks": "wk", "months": "mo", "month": "mo", "mos": "mo", "years": "y", "year": "y",
     "yrs": "y", "yr": "y", "hours": "h", "hour": "h", "hrs": "h", "hr": "h",
@@ -151,7 +155,8 @@ _UNIT_ALIASES = {
 
 
 _UNIT_WORDS = frozenset({
-    "mg", "mcg", "g", "kg", "lb", "lbs", "ml", "l", "dl", "mmol", "mol", "meq", "miu", "iu",
+    "mg", "mcg", "g", "kg", "lb", "lbs", "ml", "l", "dl", "liter", "liters", "litre", "litres",
+    "mmol", "mol", "meq", "miu", "iu",
     "u", "units", "unit", "d", "wk", "mo", "y", "h", "min", "s", "sec", "mm", "cm", "m", "ng",
     "pg", "fl", "mosm", "%", "x", "cells", "k", "bpm", "mmhg", "tabs", "tab", "tablets",
     "tablet", "capsule", "capsules", "puffs", "drops", "qd", "bid", "tid", "qid", "mg/kg",

@@ -91,3 +91,54 @@ def test_normal_kidney_variant_takes_the_full_acamprosate_dose():
             "is contraindicated with oxycodone. Start acamprosate {dose} mg TID.")
     assert all(grade_note(TASK, note.format(dose=666), seed).values())
     assert not grade_note(TASK, note.format(dose=333), seed)["treatment_plan_documented"]
+
+
+REVIEW_CORRECT = [
+    # SOAP; the plan line names drug and dose without a verb
+    """S/O: 68M, 6 of 11 DSM-5 criteria -> AUD, severe. Cr 1.84, wt 76 kg; CG CrCl 41 mL/min.
+A/P: on chronic oxycodone so naltrexone (incl. XR-NTX) is contraindicated - would precipitate
+withdrawal.
+Acamprosate 333 mg PO three times daily (CrCl 30-50 dose).""",
+    # terse bullets
+    """Severe alcohol use disorder in early remission. Creatinine clearance ~41 ml/min by
+Cockcroft-Gault.
+- No naltrexone: daily opioid use.
+- Rx Campral 333 mg TID.""",
+    # narrative; the reason names the other drug in the same sentence
+    """Mr T has a severe AUD and his CrCl is 41 mL/min. I am starting acamprosate 333 mg three
+times a day since naltrexone is contraindicated with his daily oxycodone.""",
+]
+
+
+@pytest.mark.parametrize("note", REVIEW_CORRECT)
+def test_review_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize(("note", "check"), [
+    # wrong schedule for acamprosate
+    ("Severe AUD. CrCl 41 mL/min. Naltrexone is contraindicated (oxycodone). "
+     "Start acamprosate 333 mg BID.", "treatment_plan_documented"),
+    # the chosen drug called contraindicated in a dose line
+    ("Severe AUD. CrCl 41 mL/min. Naltrexone is contraindicated (oxycodone). "
+     "Acamprosate 333 mg TID is contraindicated.", "treatment_plan_documented"),
+    # wrong drug (disulfiram, failed before) instead of acamprosate
+    ("Severe AUD. CrCl 41 mL/min. Naltrexone is contraindicated (oxycodone). "
+     "Start disulfiram 250 mg daily.", "treatment_plan_documented"),
+    # naltrexone planned despite the opioid
+    ("Severe AUD. CrCl 41 mL/min. Naltrexone 50 mg daily is fine with oxycodone. "
+     "Start acamprosate 333 mg TID.", "contraindicated_drug_avoided"),
+])
+def test_review_wrong_notes_fail(note, check):
+    assert grade_note(TASK, note)[check] is False
+
+
+def test_naltrexone_scenario_rejects_a_wrong_schedule():
+    seed = next(s for s in range(40) if values(TASK, s)["drug"] == "naltrexone")
+    crcl = values(TASK, seed)["crcl_int"]
+    good = (f"Severe AUD. CrCl {crcl} mL/min. Acamprosate is contraindicated. "
+            "Naltrexone 50 mg PO daily.")
+    assert grade_note(TASK, good, seed)["treatment_plan_documented"]
+    wrong = good.replace("50 mg PO daily", "50 mg BID")
+    assert not grade_note(TASK, wrong, seed)["treatment_plan_documented"]

@@ -86,3 +86,48 @@ def test_prednisone_range_follows_weight():
         v = values(TASK, variant)
         assert v["pred_min_mg"] <= v["pred_mg"] <= v["pred_max_mg"]
         assert abs(v["pred_mg"] - v["weight_kg"]) <= 5
+
+
+REVIEW_CORRECT = [
+    # narrative: Coombs written out, IgG strength in parentheses
+    """Her LDH is 642 U/L and haptoglobin 8 mg/dL with a retic of 9.4%. The direct Coombs
+    test is positive for IgG (3+), C3d negative, with spherocytes on the smear.
+    Dx: warm autoimmune hemolytic anemia. Start prednisone 70 mg daily.
+    CT chest/abdomen/pelvis ordered to exclude lymphoma. ANA ordered.""",
+    # terse, abbreviations
+    """- LDH 642, hapto 8 mg/dL, DAT pos (IgG)
+- wAIHA
+- Pred 1 mg/kg/d started
+- CT C/A/P ordered; ANA sent""",
+    # SOAP with units on the glucocorticoid as a total dose
+    """S: fatigue, dark urine. O: Hb 8.1, LDH 642 IU/L, haptoglobin 8 mg/dL, DAT IgG+.
+A: warm-antibody AIHA.
+P: begin prednisone 65 mg PO qAM with taper after Hb > 10. Folic acid 1 mg.
+Obtain CT scan chest, abdomen and pelvis. Check antinuclear antibody.""",
+]
+
+
+@pytest.mark.parametrize("note", REVIEW_CORRECT)
+def test_review_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize(("note", "check"), [
+    # DAT read as negative
+    (BASE.format(**{**GOOD, "dx": "DAT negative; warm autoimmune hemolytic anemia."}),
+     "waiha_diagnosed"),
+    # haptoglobin taken as normal
+    (BASE.format(**GOOD).replace("haptoglobin 8 mg/dL", "haptoglobin 180 mg/dL"),
+     "waiha_diagnosed"),
+    # wrong drug: rituximab first line instead of a glucocorticoid
+    (BASE.format(**{**GOOD, "rx": "Start rituximab 375 mg/m2 weekly x4."}),
+     "treatment_documented"),
+    # CT only if no response (conditional)
+    (BASE.format(**{**GOOD, "ct": "CT chest, abdomen and pelvis if no response to steroids."}),
+     "cause_search_documented"),
+    # prednisone at 2 mg/kg
+    (BASE.format(**{**GOOD, "rx": "Start prednisone 2 mg/kg/day."}), "treatment_documented"),
+])
+def test_review_wrong_notes_fail(note, check):
+    assert grade_note(TASK, note)[check] is False

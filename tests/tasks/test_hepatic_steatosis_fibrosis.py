@@ -27,6 +27,18 @@ CORRECT = [
     """1. FIB-4 1.88, indeterminate-risk; advanced fibrosis is not excluded
     2. Obtain MR elastography, biopsy not needed now
     3. Weight loss of at least 10% via lifestyle changes""",
+    # SOAP, abbreviations
+    """A: MASLD w/ T2DM, obesity. FIB-4 1.9 -> indeterminate risk of advanced fibrosis (F3-F4).
+    P: VCTE (FibroScan) ordered; HCV Ab + HBsAg ordered. Wt loss goal 7-10% via calorie
+    deficit.""",
+    # narrative naming the date of the labs ('3 weeks ago' is not a past value)
+    """Using her labs from 3 weeks ago (AST 50, ALT 52, plt 198), the FIB-4 index is 1.89, which
+    falls in the intermediate zone between the 1.3 and 2.67 cut-offs. I have ordered transient
+    elastography to further stratify. She should aim to lose weight (7-10%) with a
+    Mediterranean diet.""",
+    # the old value named as history, then the current one
+    """FIB-4 was 1.2 last year (low risk); now FIB-4 1.89, indeterminate. Order FibroScan.
+    Weight loss 7-10%.""",
 ]
 WRONG = [
     # FIB-4 from the labs of two years ago
@@ -40,6 +52,15 @@ WRONG = [
     # elastography declined
     """FIB-4 1.89, indeterminate. No elastography needed. Weight loss advised.""",
     """FIB-4 1.89, indeterminate. FibroScan is not needed. Weight loss advised.""",
+    # last year's value, and elastography declined
+    """FIB-4 1.2 using last year's labs -> low risk. No elastography needed. Weight loss.""",
+    # the current value dated, but the wrong category
+    """FIB-4 1.89 from labs 3 weeks ago: high risk. Order FibroScan. Weight loss 7-10%.""",
+    # biopsy instead of elastography
+    """FIB-4 1.89, indeterminate. Proceed to liver biopsy; elastography is not needed.
+    Weight loss 7-10%.""",
+    # no lifestyle weight loss
+    """FIB-4 1.89, indeterminate. FibroScan ordered. Start a GLP-1 agonist.""",
     # keyword stuffing: every category and value
     """FIB-4 = 1.89 = 1.13 = 3.1. FIB-4 is low risk, indeterminate and high risk.
     FibroScan ordered. No FibroScan. Weight loss advised.""",
@@ -81,3 +102,11 @@ def test_fib4_categories_and_the_age_65_cut_off():
     assert category(1.2, 54) == "low" and category(1.3, 54) == "indeterminate"
     assert category(2.67, 54) == "indeterminate" and category(2.7, 54) == "high"
     assert category(1.8, 70) == "low" and category(2.1, 70) == "indeterminate"
+
+
+def test_earlier_labs_are_a_low_risk_distractor():
+    from physbench_gym.grading.core import load_function
+
+    fib4 = load_function("graders/gastroenterology_hepatology.py:fib4")
+    assert fib4(53, 34, 44, 224) < 1.3  # one year ago
+    assert fib4(52, 31, 38, 232) < 1.3  # two years ago

@@ -131,6 +131,8 @@ SR = "fhir_service_request_create"
 BMP = (SR, {"code": "51990-0", "system": "loinc", "category": "laboratory"})
 SODIUM = (SR, {"code": "2951-2", "system": "loinc", "category": "laboratory"})
 URATE = (SR, {"code": "3084-1", "system": "loinc", "category": "laboratory"})
+URINE_K = (SR, {"code": "2828-2", "system": "loinc", "category": "laboratory"})
+BMP_2000 = (SR, {"code": "24321-2", "system": "loinc", "category": "laboratory"})
 SALINE = ("fhir_medication_request_create",
           {"medication_code": "313002", "dose_value": 1000, "dose_unit": "mL",
            "route": "intravenous", "frequency": 1, "period_unit": "day"})
@@ -141,13 +143,13 @@ MESSAGE = ("fhir_communication_create_message",
            {"recipient": "prac-pcp-05", "text": "SIADH from sertraline: please stop it."})
 
 
-@pytest.mark.parametrize("writes", [[BMP, URATE], [SODIUM, URATE]])
+@pytest.mark.parametrize("writes", [[BMP, URATE], [SODIUM, URATE], [BMP_2000, URINE_K]])
 def test_workup_orders_pass(writes):
     assert _checkpoints_after(*writes)["workup_ordered"]["passed"]
 
 
 @pytest.mark.parametrize("writes", [
-    [BMP],  # no uric acid
+    [BMP],  # neither uric acid nor urine potassium
     [BMP, URATE, SALINE],  # isotonic saline worsens SIADH
     [BMP, URATE, THIAZIDE],  # thiazide restarted
 ])
@@ -159,3 +161,48 @@ def test_message_must_name_the_ssri():
     assert _checkpoints_after(MESSAGE)["prescriber_contacted"]["passed"]
     vague = (MESSAGE[0], {**MESSAGE[1], "text": "Please see my consult note."})
     assert not _checkpoints_after(vague)["prescriber_contacted"]["passed"]
+
+
+REVIEW_CORRECT = [
+    # SOAP with abbreviations (FR = fluid restriction)
+    """S: unsteady, drinks 2-2.5 L/d.
+O: Na 126, Sosm 264, Uosm 412, UNa 64. TSH/cortisol nl. Euvolemic on exam.
+A: SIADH - sertraline-associated.
+P: FR 800 mL/d. D/c sertraline, PCP to start mirtazapine. Max Na correction 8 mEq/L in 24 hrs.""",
+    # narrative
+    """Her sodium is 126 mmol/L with a serum osmolality of 264 mOsm/kg, so this is hypotonic
+hyponatremia. The urine osmolality is 412 mOsm/kg and the urine sodium 64 mmol/L while she is
+euvolemic, which fits SIADH; sertraline is the most likely culprit. I recommend limiting total
+fluid intake to 1 L per day and stopping sertraline. The sodium should rise by no more than
+8 mmol/L in any 24-hour period.""",
+    # terse, litres, SIAD
+    """- Na 126 mEq/L | Sosm 264 | Uosm 412 mosm/kg | UNa 64 mEq/L
+- Euvolemic hyponatremia = SIAD; cause: SSRI (sertraline)
+- Fluid restrict 0.8 L/day
+- Taper off sertraline over 1 wk
+- Correction goal <8 mmol/L/24h""",
+]
+
+
+@pytest.mark.parametrize("note", REVIEW_CORRECT)
+def test_review_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize(("note", "check"), [
+    # sertraline kept
+    (BASE.format(**{**GOOD, "ssri": "Continue sertraline at the current dose."}),
+     "ssri_plan_documented"),
+    # volume status wrong
+    (BASE.format(**{**GOOD, "dx": "Not euvolemic - hypervolemic; SIADH due to sertraline."}),
+     "siadh_diagnosed"),
+    # restriction too liberal to work
+    (BASE.format(**{**GOOD, "fluid": "Fluid restriction to 2 L/day."}),
+     "fluid_restriction_documented"),
+    # correction target above the safe limit
+    (BASE.format(**{**GOOD, "limit": "Correct sodium by 14 mmol/L in 24 h."}),
+     "correction_limit_documented"),
+])
+def test_review_wrong_notes_fail(note, check):
+    assert grade_note(TASK, note)[check] is False

@@ -21,6 +21,16 @@ CORRECT = [
     """RUL solid nodule, mean diameter 0.7 cm. The patient is high risk.
     Recommend non-contrast CT of the chest in 9 months.
     LCS: qualifies (USPSTF 2021). No PET/CT for a nodule under 8 mm.""",
+    # SOAP shorthand, en dashes, no verb for the scan
+    """A: solitary solid RUL nodule 7 mm avg (8x6), Fleischner high-risk pt (30 pk-yr,
+    emphysema, FHx, asbestos).
+    P: f/u non-con CT chest in 6–12 mo, then 18–24 mo. LCS eligible (USPSTF '21); enroll
+    after nodule surveillance.""",
+    # narrative
+    """Given his high-risk profile and a solid nodule averaging 7 mm, the Fleischner
+    recommendation is a CT at 6 to 12 months. I have ordered a chest CT for about 9 months from
+    now. He meets the USPSTF criteria for annual low-dose CT lung cancer screening, which
+    should begin once the nodule follow-up is finished.""",
 ]
 WRONG = [
     # interval of a >8 mm nodule
@@ -38,6 +48,18 @@ WRONG = [
     # wrong size (long axis) and wrong risk
     """9 mm solid nodule, low-risk patient. Eligible for lung cancer screening.
     Repeat CT chest in 6-12 months.""",
+    # PET/CT instead of CT surveillance for a 7 mm nodule
+    """7 mm solid nodule, high-risk patient. Eligible for lung cancer screening. Order PET/CT
+    now to characterize it.""",
+    # screening age limit misapplied
+    """7 mm solid nodule, high-risk patient. Repeat CT chest in 6-12 months. Not eligible for
+    lung cancer screening because he is over 65.""",
+    # screening LDCT in place of the nodule follow-up
+    """7 mm solid nodule, high-risk patient. Eligible for lung cancer screening; enroll in
+    annual LDCT now, no separate CT follow-up needed.""",
+    # interval too long
+    """7 mm solid nodule, high-risk patient. Eligible for lung cancer screening. Repeat CT
+    chest in 2 years.""",
     # keyword stuffing: every value, both directions
     """Nodule 7 mm, 9 mm, high risk, low risk. Eligible for lung cancer screening. Not
     eligible for lung cancer screening. CT chest in 3 months. CT chest in 6-12 months.

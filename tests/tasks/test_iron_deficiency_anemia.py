@@ -93,3 +93,53 @@ def test_deficit_follows_the_variant():
         v = values(TASK, variant)
         expected = v["weight_kg"] * (15 - v["hgb"]) * 2.4 + 500
         assert abs(v["iron_deficit_mg"] - expected) < 1
+
+
+REVIEW_CORRECT = [
+    # terse bullets, units glued to numbers
+    """- Dx: IDA (Hb 9.2g/dL, ferritin 7ng/mL, TSAT 5%), failed PO iron d/t GI intolerance
+- Ganzoni TID: 1628mg
+- Injectafer 750mg IV x2 >=7d apart
+- EGD + colonoscopy ordered; tTG-IgA/total IgA sent""",
+    # SOAP with ferumoxytol as the chosen product
+    """S: fatigue, could not tolerate ferrous sulfate daily or QOD.
+O: Hgb 9.2 g/dL; ferritin 7 ng/mL.
+A: Iron-deficiency anemia, oral iron failure.
+Iron requirement (Ganzoni formula): 1,630 mg.
+P: Feraheme 510 mg IV, 2 doses 3-8 days apart. Refer to GI for bidirectional endoscopy.
+Celiac serology (tissue transglutaminase IgA).""",
+    # narrative with a single 1000 mg FCM dose (allowed up to 15 mg/kg, max 1000 mg)
+    """Mr. O-B is a 66M whose haemoglobin is 9.2 g/dL with a ferritin of 7 ug/L - absolute iron
+deficiency, and he is intolerant of oral ferrous sulfate. His iron deficit is roughly 1.6 g
+(Ganzoni). I would infuse ferric carboxymaltose 1000 mg IV as a single dose today and
+reassess. He needs upper endoscopy and colonoscopy; tTG IgA ordered.""",
+]
+
+
+@pytest.mark.parametrize("note", REVIEW_CORRECT)
+def test_review_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize(("note", "check"), [
+    # hemoglobin taken from the older draw (10.3 two months ago)
+    (BASE.format(**GOOD).replace("Hgb 9.2", "Hgb 10.3"), "ida_recognized"),
+    # ferumoxytol at a dose that is not the labeled 510 mg
+    (BASE.format(**{**GOOD, "iron": "Give ferumoxytol 250 mg IV weekly."}),
+     "iv_iron_plan_documented"),
+    # hedged endoscopy ("if")
+    (BASE.format(**{**GOOD, "scopes": "EGD and colonoscopy if Hb fails to respond."}),
+     "source_evaluation_documented"),
+    # Ganzoni with the wrong weight-stores term (no 500 mg)
+    (BASE.format(**{**GOOD, "deficit": "Ganzoni iron deficit 1128 mg."}),
+     "iron_deficit_calculated"),
+])
+def test_review_wrong_notes_fail(note, check):
+    assert grade_note(TASK, note)[check] is False
+
+
+def test_tsat_matches_iron_and_tibc():
+    for variant in (None, 1, 7):
+        v = values(TASK, variant)
+        assert abs(v["tsat"] - 100 * v["serum_iron"] / v["tibc"]) <= 0.5

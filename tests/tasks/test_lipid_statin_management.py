@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "lipid_statin_management"
 NOTE_CHECKS = {"ascvd_risk_estimated", "statin_intensity_selected", "statin_plan_documented",
@@ -30,6 +31,21 @@ CORRECT = [
     # Plan
     1. Begin moderate-intensity statin: atorvastatin 20 mg once daily
     2. Check a lipid panel in 1-2 months""",
+    # SOAP, abbreviated drug name, intensity in parentheses, no verb for the lab
+    """S: 58M, ex-smoker, HTN on lisinopril, preDM. FHx father MI at 51.
+    O: TC 228, HDL 42, LDL-C 153 mg/dL, SBP 136 (treated).
+    A: Primary prevention. PCE 10-yr risk ~12%; intermediate-risk category; enhancers
+    present (FHx, hsCRP 2.6).
+    P: Start rosuva 10 mg PO qHS (moderate-intensity). Fasting lipid panel in 2 months.""",
+    # another moderate-intensity statin of Table 3
+    """Assessment: 10 year risk 12.2% - intermediate risk.
+    Plan: moderate intensity statin; start simvastatin 40 mg nightly (tolerated simvastatin
+    before). Recheck lipids in 6 weeks.""",
+    # narrative
+    """His estimated 10-year ASCVD risk is 11.5% (Pooled Cohort Equations), placing him at
+    intermediate risk. Given risk enhancers, I recommend a moderate-intensity statin. I started
+    atorvastatin 10 mg daily. We will check a lipid panel 4-12 weeks after initiation to assess
+    response.""",
 ]
 WRONG = [
     # wrong risk category
@@ -50,6 +66,18 @@ WRONG = [
     # monitoring interval too late
     """10-year ASCVD risk 12.2%, intermediate risk. Start moderate-intensity statin:
     atorvastatin 20 mg daily. Repeat lipid panel in 6 months.""",
+    # simvastatin 80 mg (not for new patients)
+    """10-yr ASCVD risk 12.2%, intermediate risk. Moderate-intensity statin: start simvastatin
+    80 mg daily. Recheck lipid panel in 6 weeks.""",
+    # ezetimibe instead of a statin
+    """10-yr ASCVD risk 12.2%, intermediate risk. Moderate-intensity therapy: start ezetimibe
+    10 mg daily instead of a statin. Recheck lipid panel in 6 weeks.""",
+    # a high-intensity dose called moderate
+    """10-yr ASCVD risk 12.2%, intermediate risk. Moderate-intensity statin: start
+    rosuvastatin 20 mg daily. Recheck lipid panel in 6 weeks.""",
+    # borderline category
+    """10-yr ASCVD risk 12.2%, borderline risk. Start moderate-intensity statin: atorvastatin
+    20 mg daily. Recheck lipid panel in 6 weeks.""",
     # keyword stuffing: all categories, both intensities, start and stop, every interval
     """10-year ASCVD risk 12.2% 25% 6%: intermediate risk. High risk. Borderline risk.
     Start moderate-intensity statin. Start high-intensity statin. Start atorvastatin 20 mg,
@@ -95,6 +123,9 @@ def test_smoker_variant_is_high_risk_high_intensity():
     verdicts = grade_note(TASK, moderate, HIGH_RISK_VARIANT)
     assert not verdicts["statin_intensity_selected"]
     assert not verdicts["statin_plan_documented"]
+    exercise = good.replace("Smoking cessation counseling.",
+                            "Moderate-intensity aerobic exercise 150 minutes a week.")
+    assert all(grade_note(TASK, exercise, HIGH_RISK_VARIANT).values())
     intermediate = good.replace("high risk", "intermediate risk")
     assert not grade_note(TASK, intermediate, HIGH_RISK_VARIANT)["ascvd_risk_estimated"]
 
@@ -109,3 +140,16 @@ def test_pooled_cohort_equations_reproduce_the_guideline_examples():
                 ("black", "male"): 6.1}
     for (race, sex), percent in expected.items():
         assert risk(race=race, sex=sex, **example) == pytest.approx(percent, abs=0.1)
+
+
+def _statin(code: str, mg: float) -> dict:
+    return {"tool": "fhir_medication_request_create", "arguments": {
+        "patient": "{patient_id}", "medication_code": code, "dose_value": mg, "dose_unit": "mg",
+        "route": "oral", "frequency": 1, "period_unit": "day"}}
+
+
+def test_any_moderate_intensity_statin_order_but_not_simvastatin_80():
+    assert run_actions(TASK, [_statin("617310", 20)])["statin_prescribed"]  # atorvastatin 20
+    assert run_actions(TASK, [_statin("198211", 40)])["statin_prescribed"]  # simvastatin 40
+    assert not run_actions(TASK, [_statin("617311", 40)])["statin_prescribed"]  # atorva 40
+    assert not run_actions(TASK, [_statin("200345", 80)])["statin_prescribed"]  # simva 80

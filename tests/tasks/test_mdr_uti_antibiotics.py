@@ -161,3 +161,46 @@ def test_single_dose_fosfomycin_passes(creates):
 ])
 def test_wrong_prescriptions_fail(creates):
     assert not _prescription_verdict(*creates)["passed"]
+
+
+REVIEW_CORRECT = [
+    # SOAP
+    """S: dysuria, frequency; wants cipro again.
+O: afebrile; Cr 2.1, wt 58 kg -> Cockcroft-Gault CrCl approximately 19 mL/min.
+A: Acute cystitis, ESBL E. coli (cipro/levo resistant). Sulfa allergy: hives + lip swelling
+with Bactrim.
+P: Nitrofurantoin inappropriate at CrCl <30. Fosfomycin 3 g (one sachet) PO, single dose.""",
+    # terse, lower-case units, 'gm'
+    """Pt w/ ESBL-producing E coli UTI. Fluoroquinolone resistant, so no cipro.
+Hx sulfa allergy (urticaria/angioedema).
+CrCl 19 ml/min.
+Would not use nitrofurantoin given CrCl < 30.
+Rx: fosfomycin 3 gm PO once.""",
+    # narrative
+    """The organism is an ESBL E. coli, which is resistant to quinolones; her TMP-SMX allergy
+(hives) rules out Bactrim. Her Cockcroft-Gault creatinine clearance is 19 mL/min, which makes
+nitrofurantoin unsafe. I recommend fosfomycin 3 g by mouth one time.""",
+]
+
+
+@pytest.mark.parametrize("note", REVIEW_CORRECT)
+def test_review_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize(("note", "check"), [
+    # the eGFR (about 23) reported as the creatinine clearance
+    (BASE.format(**{**GOOD, "crcl": "CrCl 23 mL/min."}), "crcl_assessed"),
+    # nitrofurantoin called acceptable (wrong direction)
+    (BASE.format(**{**GOOD, "nitro": "Nitrofurantoin is fine at this CrCl."}),
+     "nitrofurantoin_avoided"),
+    # the allergy history lost
+    (BASE.format(**GOOD).replace("Sulfa allergy (hives).", "No known drug allergies."),
+     "resistance_and_allergy_recognized"),
+    # fosfomycin dosed as a 7-day course
+    (BASE.format(**{**GOOD, "plan": "Fosfomycin 3 g PO daily for 7 days."}),
+     "antibiotic_plan_documented"),
+])
+def test_review_wrong_notes_fail(note, check):
+    assert grade_note(TASK, note)[check] is False

@@ -37,6 +37,17 @@ CORRECT = [
     - Refer for a sleep study to evaluate for OSA
     - Metoprolol tartrate 25 mg twice daily to be started for rate control
     - Stop binge drinking""",
+    # SOAP with abbreviations
+    """S: 42M, PAF x1 in ED after binge EtOH, 2 brief recurrences.
+    A: New-onset PAF, likely EtOH-triggered (holiday heart) +/- OSA. CHA2DS2-VASc 0 -> no OAC.
+    P: Orders: TTE, HSAT, TSH/CBC/CMP. Start metoprolol succ 25 mg qd for rate control.
+    EtOH cessation advised.""",
+    # narrative, a calcium channel blocker for rate control
+    """This 42-year-old man's CHA2DS2-VASc score is 0; the provoked DVT in 2020 is not a
+    scoring item and the ED BP of 148/90 was during RVR. He does not need a blood thinner,
+    and aspirin is not recommended. I ordered a transthoracic echocardiogram and a home sleep
+    apnea test given loud snoring and witnessed apneas. I prescribed diltiazem ER 120 mg daily
+    for rate control. He should abstain from alcohol, at least from binge drinking.""",
 ]
 WRONG = [
     # hypertension counted from the ED reading
@@ -54,6 +65,20 @@ WRONG = [
     # alcohol not addressed, told to continue
     """CHA2DS2-VASc 0. Anticoagulation not indicated. TTE ordered. Sleep study ordered.
     Start metoprolol succinate 25 mg daily. Continue drinking in moderation.""",
+    # aspirin for stroke prevention
+    """CHA2DS2-VASc 0, so no anticoagulation. Start aspirin 81 mg daily for stroke
+    prevention. TTE ordered. Sleep study ordered. Start metoprolol succinate 25 mg daily.
+    Reduce alcohol.""",
+    # the provoked DVT counted as thromboembolism
+    """CHA2DS2-VASc 2 (prior thromboembolism - DVT). Anticoagulation not indicated. TTE
+    ordered. Sleep study ordered. Start metoprolol succinate 25 mg daily. Reduce alcohol.""",
+    # echocardiogram declined
+    """CHA2DS2-VASc 0. Anticoagulation not indicated. An echocardiogram is not needed given
+    the normal exam. Sleep study ordered. Start metoprolol succinate 25 mg daily. Reduce
+    alcohol.""",
+    # a class IC drug without an AV-nodal blocker instead of rate control
+    """CHA2DS2-VASc 0. Anticoagulation not indicated. TTE ordered. Sleep study ordered.
+    Start flecainide 100 mg pill-in-the-pocket; no beta blocker. Reduce alcohol.""",
     # keyword stuffing: every score, both decisions
     """CHA2DS2-VASc 0, 1, 2. Anticoagulation not indicated. Start apixaban 5 mg BID.
     TTE ordered. Sleep study ordered. Reduce alcohol. Continue alcohol. Start metoprolol.

@@ -34,6 +34,17 @@ CORRECT = [
     Rx: Drisdol 50,000 IU weekly x8 weeks.
     Rx: denosumab 60 mg subcut twice yearly.
     Dietary calcium goal 1200 mg daily.""",
+    # SOAP shorthand (PMO, Ca, q6mo, SQ)
+    """A: PMO - LS T-score -2.7, hx distal radius fragility fx. 25-OH vit D 14 ng/mL: vit D
+    deficiency. CKD 3b, eGFR 32 -> oral bisphosphonates not recommended (CrCl <35).
+    P: ergocalciferol 50,000 IU q week x 8 wk; Ca 1000-1200 mg/d (diet + supp); denosumab
+    60 mg SQ q6mo after repletion; PTH, phos, TSH ordered.""",
+    # narrative, SI units for vitamin D, '50K IU', calcium in grams
+    """Her lumbar spine T-score of -2.7 together with the wrist fracture confirms osteoporosis.
+    The 25-hydroxyvitamin D is 35 nmol/L, so she is vitamin D deficient. With an eGFR of 32
+    mL/min/1.73 m2, alendronate is contraindicated, and I recommend denosumab 60 mg
+    subcutaneously every 26 weeks, first dose once vitamin D is repleted with vitamin D2 50K
+    IU weekly for 8 weeks. Total calcium intake should be about 1.2 g a day.""",
 ]
 
 _HEAD = ("Osteoporosis, spine T-score -2.7. Vitamin D deficiency, 25-OH D 14 ng/mL. "
@@ -55,6 +66,12 @@ WRONG = {
     "oncology_dose": _HEAD + _VITD + "Denosumab 120 mg SC every 6 months.",
     "too_much_calcium": _HEAD + "Ergocalciferol 50,000 IU weekly for 8 weeks. "
                                 "Calcium 2500 mg daily.\n" + _DMAB,
+    "zoledronic_acid": _HEAD.replace(", avoid bisphosphonates", "") + _VITD
+    + "Give zoledronic acid 5 mg IV once yearly.",
+    "monthly_vitamin_d": _HEAD + "Ergocalciferol 50,000 IU monthly. Calcium 1200 mg daily.\n"
+    + _DMAB,
+    "wrong_crcl": _HEAD.replace("eGFR 32", "CrCl 52 mL/min:") + _VITD + _DMAB,
+    "osteopenia": _HEAD.replace("Osteoporosis", "Osteopenia") + _VITD + _DMAB,
     "withholds_vitamin_d": _HEAD + "Hold off on vitamin D. Calcium 1200 mg daily.\n" + _DMAB,
 }
 STUFFED = """Osteoporosis, spine T-score -2.7. Vitamin D deficiency, 25-OH D 14 ng/mL.
