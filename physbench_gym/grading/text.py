@@ -20,7 +20,8 @@ _CLAUSE_SPLIT = re.compile(
     r"|,?\s+(?=(?:so|therefore|thus|hence)\s)")
 _ABBREVIATION = re.compile(
     r"\b(approx|e\.g|i\.e|vs|etc|incl|est|dr|appt|hx|dx|tx|sx|cf|min|max|avg)\.(?=\s|,)")
-_SOFT_WRAP = re.compile(r"(?<![.:;!?])[ \t]*\n(?![ \t]*(?:[-*•#>]|\d{1,2}[.)]|\n|$))[ \t]*")
+_SOFT_WRAP = re.compile(
+    r"(?<![.:;!?|])[ \t]*\n(?![ \t]*(?:[-*•#>|]|\d{1,2}[.)]|\n|$))[ \t]*")
 _LIST_MARK = re.compile(r"^\d{1,2}[.)]\s+")
 _PARENTHETICAL = re.compile(r"(?:(?<=\s)|^)(?:\(([^()]*)\)|\[([^\[\]]*)\])")
 NEGATION_CUES = re.compile(
@@ -33,7 +34,8 @@ NEGATION_CUES = re.compile(
 )
 HEDGE_CUES = re.compile(
     r"\b(consider|considering|may|might|could|possibly|perhaps|maybe|unclear|uncertain|"
-    r"either|or\s+alternatively|versus|vs\.?|if|unless|should .* (?:develop|occur|worsen)|"
+    r"either\b.*\bor\b|or\s+alternatively|versus|vs\.?|if|unless|"
+    r"should .* (?:develop|occur|worsen)|"
     r"in case|depending on|whether|discuss(?:ed)? (?:with|the option)|question of)\b",
     re.IGNORECASE,
 )
