@@ -5,9 +5,10 @@ Importing the package registers ``PhysicianBench-v0``, its variants from ``envs/
 """
 
 from physbench_gym.registration import register_all
+from physbench_gym.vector import make_vec
 
 __version__ = "0.1.0"
 
 register_all()
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "make_vec"]

@@ -24,7 +24,7 @@ def register_file(path: str | Path) -> list[str]:
     for entry in entries:
         if not isinstance(entry, dict) or "id" not in entry:
             raise PhysBenchError(f"{path}: every variant needs an id")
-        _register(entry["id"], entry.get("kwargs") or {})
+        _register(entry["id"], entry.get("kwargs") or {}, entry.get("entry_point", ENTRY_POINT))
         ids.append(entry["id"])
     return ids
 
@@ -32,11 +32,12 @@ def register_file(path: str | Path) -> list[str]:
 def register_all() -> None:
     """Register the default variants and one id per task (``PhysicianBench/<task>-v0``)."""
     register_file(data_dir("envs") / "default.yaml")
+    register_file(data_dir("envs") / "discrete.yaml")
     for spec_path in sorted(data_dir("task_specs").glob("*/*.yaml")):
         _register(f"{TASK_NAMESPACE}/{spec_path.stem}-v0", {"tasks": [spec_path.stem]})
 
 
-def _register(env_id: str, kwargs: dict[str, Any]) -> None:
+def _register(env_id: str, kwargs: dict[str, Any], entry_point: str = ENTRY_POINT) -> None:
     if env_id in gym.registry:
         return
-    gym.register(id=env_id, entry_point=ENTRY_POINT, kwargs=kwargs, disable_env_checker=False)
+    gym.register(id=env_id, entry_point=entry_point, kwargs=kwargs, disable_env_checker=False)

@@ -1,0 +1,1 @@
+"""Reinforcement-learning tests (need the rl extra)."""

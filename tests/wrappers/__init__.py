@@ -1,0 +1,1 @@
+"""Tests of the wrappers over the text env."""
