@@ -170,7 +170,9 @@ class FhirClient:
         """Send one raw interaction; POST/PUT resource bodies get this client's tags."""
         method = method.upper()
         path, _, inline_query = path.lstrip("/").partition("?")
-        query = tuple(parse_qsl(inline_query, keep_blank_values=True)) + _query(params)
+        query = _query(params)
+        if inline_query:
+            query = tuple(parse_qsl(inline_query, keep_blank_values=True)) + query
         if isinstance(body, dict) and method in ("POST", "PUT") and "$" not in path:
             body = self._tagged(body, path)
         return self.transport.send(FhirRequest(method=method, path=path, query=query, body=body,

@@ -87,13 +87,12 @@ class FhirServer:
 
     def _route(self, method: str, rtype: str, rest: list[str], request: FhirRequest,
                base_url: str, check_references: bool) -> FhirResponse:
-        context = self.writes(base_url, check_references)
         if not rest:
             _allow(method, ("GET", "POST"))
             if method == "GET":
                 return self._search(rtype, list(request.query), base_url, rtype)
-            return create(context, rtype, request.body, request.header("If-None-Exist"),
-                          request.header("Prefer"))
+            return create(self.writes(base_url, check_references), rtype, request.body,
+                          request.header("If-None-Exist"), request.header("Prefer"))
         if rest == ["_search"]:
             _allow(method, ("POST",))
             pairs = list(request.query) + _form_pairs(request.body)
@@ -103,6 +102,7 @@ class FhirServer:
             _allow(method, ("GET", "PUT", "DELETE"))
             if method == "GET":
                 return self._read(rtype, rest[0], base_url)
+            context = self.writes(base_url, check_references)
             if method == "PUT":
                 return update(context, rtype, rest[0], request.body, request.header("If-Match"),
                               request.header("Prefer"))

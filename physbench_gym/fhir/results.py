@@ -6,34 +6,55 @@ allows it; only those candidates (plus the episode's few writes) are evaluated, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 from urllib.parse import urlencode
 
+from physbench_gym.fhir.entry import SortSpec, sort_entries
 from physbench_gym.fhir.search import Criterion, SearchQuery
 from physbench_gym.fhir.search_params import SEARCH_PARAMS, SearchParam
-from physbench_gym.fhir.store import Entry, StoreView
+from physbench_gym.fhir.store import SCOPE_MAXIMUM, BaseStore, Entry, StoreView
 
 JsonObject = dict[str, Any]
 SUBSETTED = {"system": "http://terminology.hl7.org/CodeSystem/v3-ObservationValue",
              "code": "SUBSETTED", "display": "Resource encoded in summary mode"}
+_BY_ID = attrgetter("id")
+RANKED_MINIMUM = 32
 
 
 def find(view: StoreView, query: SearchQuery) -> list[Entry]:
     """Every current resource matching the query, sorted as the query asks."""
     rtype = query.resource_type
-    base_candidates, checked = _base_candidates(view, query)
+    matches, checked = _base_candidates(view, query)
     shadows = view.shadows(rtype)
-    matches = [e for e in base_candidates if e.id not in shadows] if shadows else base_candidates
+    if shadows:
+        matches = [e for e in matches if e.id not in shadows]
     for criterion in query.criteria:
         if criterion not in checked:
             matches = criterion.filter(matches)
     written = view.overlay_entries(rtype)
-    if query.ids is not None:
+    if written and query.ids is not None:
         written = [e for e in written if e.id in query.ids]
     for criterion in query.criteria:
+        if not written:
+            break
         written = criterion.filter(written)
-    return sort_entries(matches + written, query.sort)
+    if written:
+        return sort_entries(matches + written, query.sort)
+    return _sorted_base(view.base, rtype, matches, query.sort)
+
+
+def _sorted_base(base: BaseStore, rtype: str, matches: list[Entry], sort: SortSpec
+                 ) -> list[Entry]:
+    """Sort base entries, through the base's precomputed order of a single sort key if any."""
+    if len(sort) == 1 and len(matches) > 1:
+        param, descending = sort[0]
+        ranks = base.ranks(rtype, param, descending, build=len(matches) >= RANKED_MINIMUM)
+        if ranks is not None:
+            return sorted(matches, key=ranks.__getitem__)
+    return sort_entries(matches, sort)
 
 
 def _base_candidates(view: StoreView, query: SearchQuery) -> tuple[list[Entry], list[Criterion]]:
@@ -44,51 +65,55 @@ def _base_candidates(view: StoreView, query: SearchQuery) -> tuple[list[Entry], 
     indexed = [c for c in query.criteria if c.index_keys is not None or c.prefixes is not None]
     if not indexed:
         return list(base.entries(rtype)), []
-    id_sets = sorted((_posting(view, rtype, c) for c in indexed), key=len)
-    ids = id_sets[0].intersection(*id_sets[1:]) if len(id_sets) > 1 else id_sets[0]
-    return base.entries_by_id(rtype, ids), indexed
+    if len(indexed) == 1:
+        return list(_posting(base, rtype, indexed[0])), indexed
+    postings = _scoped_postings(base, rtype, indexed)
+    if postings is None:
+        postings = [_posting(base, rtype, c) for c in indexed]
+    postings.sort(key=len)
+    if len(postings) == 1:
+        return list(postings[0]), indexed
+    return list(frozenset(postings[0]).intersection(*postings[1:])), indexed
 
 
-def _posting(view: StoreView, rtype: str, criterion: Criterion) -> frozenset[str]:
-    if criterion.prefixes is not None:
-        sets = [view.base.prefix_ids(rtype, criterion.param, p) for p in criterion.prefixes]
-    else:
-        sets = [view.base.lookup_ids(rtype, criterion.param, key)
-                for key in criterion.index_keys or []]
-    return sets[0] if len(sets) == 1 else frozenset().union(*sets)
-
-
-def sort_entries(entries: list[Entry], sort: list[tuple[SearchParam, bool]]) -> list[Entry]:
-    """Sort by id, then stably by each sort key from last to first; missing values go last."""
-    ordered = sorted(entries, key=lambda e: e.id)
-    for param, descending in reversed(sort):
-        keyed = [(_sort_value(e, param, descending), e) for e in ordered]
-        present = [pair for pair in keyed if pair[0] is not None]
-        present.sort(key=lambda pair: pair[0], reverse=descending)
-        ordered = [e for _, e in present] + [e for value, e in keyed if value is None]
-    return ordered
-
-
-def _sort_value(entry: Entry, param: SearchParam, descending: bool) -> Any:
-    if param.name == "_id":
-        return entry.id
-    values = entry.values(param)
-    if not values:
+def _scoped_postings(base: BaseStore, rtype: str, indexed: list[Criterion]
+                     ) -> list[Collection[Entry]] | None:
+    """The postings of ``indexed`` read inside the smallest one-reference criterion's scope
+    (e.g. one patient), or None when no criterion scopes the search."""
+    scopes = [(base.lookup(rtype, c.param, c.index_keys[0]), c) for c in indexed
+              if c.param.type == "reference" and c.index_keys and len(c.index_keys) == 1]
+    if not scopes:
         return None
-    if param.type == "date":
-        return max(v[1] if v[1] != float("inf") else v[0] for v in values) if descending \
-            else min(v[0] if v[0] != float("-inf") else v[1] for v in values)
-    if param.type in ("quantity", "number"):
-        keys = [v[0] for v in values]
-    elif param.type == "token":
-        keys = [v[1] for v in values]
+    members, scope = min(scopes, key=lambda pair: len(pair[0]))
+    if len(members) > SCOPE_MAXIMUM:
+        return None
+    assert scope.index_keys is not None
+    key, parts, narrowed = scope.index_keys[0], [], False
+    for criterion in indexed:
+        if criterion is scope:
+            continue
+        if criterion.index_keys is None:
+            parts.append(_posting(base, rtype, criterion))
+            continue
+        found = [base.lookup_within(rtype, scope.param, key, criterion.param, k)
+                 for k in criterion.index_keys]
+        parts.append(found[0] if len(found) == 1 else frozenset().union(*found))
+        narrowed = True
+    return parts if narrowed else parts + [members]
+
+
+def _posting(base: BaseStore, rtype: str, criterion: Criterion) -> frozenset[Entry]:
+    if criterion.prefixes is not None:
+        sets = [base.prefix(rtype, criterion.param, p) for p in criterion.prefixes]
     else:
-        keys = [str(v).casefold() for v in values]
-    return max(keys) if descending else min(keys)
+        sets = [base.lookup(rtype, criterion.param, key) for key in criterion.index_keys or []]
+    return sets[0] if len(sets) == 1 else frozenset().union(*sets)
 
 
 def included(view: StoreView, query: SearchQuery, page: list[Entry]) -> list[Entry]:
     """Resources named by ``_include`` / ``_revinclude`` for the page, each once, page excluded."""
+    if not query.includes and not query.revincludes:
+        return []
     seen = {e.key for e in page}
     found: list[Entry] = []
     for source, param, target in query.includes:
@@ -116,10 +141,9 @@ def _add(found: list[Entry], seen: set[str], entry: Entry | None) -> None:
 def referencing(view: StoreView, source: str, param: SearchParam, key: str) -> list[Entry]:
     """Current resources of type ``source`` whose ``param`` references ``key``."""
     shadows = view.shadows(source)
-    hits = view.base.entries_by_id(source, view.base.lookup_ids(source, param, key))
-    out = [e for e in hits if e.id not in shadows]
+    out = [e for e in view.base.lookup(source, param, key) if e.id not in shadows]
     out.extend(e for e in view.overlay_entries(source) if key in e.values(param))
-    return sorted(out, key=lambda e: e.id)
+    return sorted(out, key=_BY_ID)
 
 
 def everything(view: StoreView, patient: Entry) -> list[Entry]:
@@ -145,8 +169,13 @@ def bundle(
     result["link"] = _links(query, len(matches), page, f"{base_url}/{path}")
     if query.summary == "count":
         return result
-    entries = [_entry(e, base_url, "match", query) for e in matches[page[0]:page[1]]]
-    entries += [_entry(e, base_url, "include", query) for e in extra]
+    prefix = f"{base_url}/"
+    shaped = query.elements is not None or query.summary in ("data", "text")
+    entries = [{"fullUrl": prefix + e.key,
+                "resource": _shaped(e.copy(), query) if shaped else e.copy(),
+                "search": {"mode": "match"}} for e in matches[page[0]:page[1]]]
+    entries += [{"fullUrl": prefix + e.key, "resource": e.copy(), "search": {"mode": "include"}}
+                for e in extra]
     if entries:
         result["entry"] = entries
     return result
@@ -166,26 +195,21 @@ def _page_bounds(query: SearchQuery, total: int) -> tuple[int, int]:
 
 
 def _links(query: SearchQuery, total: int, page: tuple[int, int], url: str) -> list[JsonObject]:
-    prefix = urlencode(query.link_pairs + [("_count", str(query.count))], safe=":|,/$")
-    prefix = f"{url}?{prefix}&_offset=" if prefix else f"{url}?_offset="
-
-    def link(relation: str, offset: int) -> JsonObject:
-        return {"relation": relation, "url": f"{prefix}{offset}"}
-
-    links = [link("self", query.offset)]
+    prefix = _link_prefix(url, tuple(query.link_pairs), query.count)
+    links = [{"relation": "self", "url": f"{prefix}{query.offset}"}]
     if query.summary != "count" and query.count > 0 and page[1] < total:
-        links.append(link("next", page[1]))
+        links.append({"relation": "next", "url": f"{prefix}{page[1]}"})
     if query.summary != "count" and query.offset > 0 and query.count > 0:
-        links.append(link("previous", max(0, query.offset - query.count)))
+        links.append({"relation": "previous",
+                      "url": f"{prefix}{max(0, query.offset - query.count)}"})
     return links
 
 
-def _entry(entry: Entry, base_url: str, mode: str, query: SearchQuery) -> JsonObject:
-    resource = entry.copy()
-    if mode == "match":
-        resource = _shaped(resource, query)
-    return {"fullUrl": f"{base_url}/{entry.key}", "resource": resource,
-            "search": {"mode": mode}}
+@lru_cache(maxsize=4096)
+def _link_prefix(url: str, pairs: tuple[tuple[str, str], ...], count: int) -> str:
+    """``url?<query>&_offset=`` for a search's parameters (agents repeat their searches)."""
+    encoded = urlencode(pairs + (("_count", str(count)),), safe=":|,/$")
+    return f"{url}?{encoded}&_offset="
 
 
 def _shaped(resource: JsonObject, query: SearchQuery) -> JsonObject:

@@ -36,7 +36,7 @@ _APPROX_DAYS = 86400.0
 ValueTest = Callable[[Any], bool]
 
 
-@dataclass
+@dataclass(eq=False)
 class Criterion:
     """One search parameter occurrence: values ORed; occurrences of a query are ANDed.
 
@@ -60,18 +60,11 @@ class Criterion:
         """The entries that satisfy this criterion, in order."""
         if self.entry_test is not None:
             return [e for e in entries if self.entry_test(e)]
-        param, test = self.param, self.value_test
+        param, test, values = self.param, self.value_test, Entry.values
         assert test is not None
-        hits: list[Entry] = []
-        misses: list[Entry] = []
-        for entry in entries:
-            for value in entry.values(param):
-                if test(value):
-                    hits.append(entry)
-                    break
-            else:
-                misses.append(entry)
-        return misses if self.negate else hits
+        if self.negate:
+            return [e for e in entries if not any(map(test, values(e, param)))]
+        return [e for e in entries if any(map(test, values(e, param)))]
 
 
 def _any_of(tests: list[ValueTest]) -> ValueTest:
@@ -105,6 +98,8 @@ def bad(diagnostics: str, expression: str | None = None, code: str = "invalid") 
 
 def split_values(value: str) -> list[str]:
     """Split a parameter value on unescaped commas (OR semantics)."""
+    if "\\" not in value:
+        return value.split(",")
     return [part.replace("\\,", ",") for part in re.split(r"(?<!\\),", value)]
 
 

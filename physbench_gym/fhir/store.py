@@ -11,138 +11,23 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import json
-import marshal
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
+from physbench_gym.fhir.entry import Entry
+from physbench_gym.fhir.layer import Layer
 from physbench_gym.fhir.search_params import SEARCH_PARAMS, SearchParam
-from physbench_gym.fhir.values import fold, normalized
 
 JsonObject = dict[str, Any]
-_EMPTY: frozenset[str] = frozenset()
+_EMPTY: frozenset[Entry] = frozenset()
 
 
+SCOPE_PARAM = "patient"
+SCOPE_MAXIMUM = 5000
 WARM_PARAMS = ("patient", "subject", "code", "category", "status", "date", "authoredon",
                "identifier", "name", "family", "given", "birthdate", "type", "clinical-status",
                "onset-date", "period")
-
-
-class Entry:
-    """One stored version of a resource, kept as a compact marshal blob.
-
-    Every access to :attr:`resource` decodes a fresh copy, so nothing stored can be changed by
-    a caller; normalised search values are computed once and cached.
-    """
-
-    __slots__ = ("resource_type", "id", "version_id", "last_updated", "_blob", "_values")
-
-    def __init__(self, resource: JsonObject) -> None:
-        clean = json.loads(json.dumps(resource))
-        self.resource_type: str = clean["resourceType"]
-        self.id: str = clean["id"]
-        meta = clean.get("meta") if isinstance(clean.get("meta"), dict) else {}
-        self.version_id = str(meta.get("versionId", "1"))
-        updated = meta.get("lastUpdated")
-        self.last_updated: str | None = updated if isinstance(updated, str) else None
-        self._blob = marshal.dumps(clean)
-        self._values: dict[str, tuple[Any, ...]] | None = None
-
-    @property
-    def key(self) -> str:
-        """``Type/id``, the form references take."""
-        return f"{self.resource_type}/{self.id}"
-
-    @property
-    def resource(self) -> JsonObject:
-        """A fresh, independent copy of the resource."""
-        return marshal.loads(self._blob)
-
-    def copy(self) -> JsonObject:
-        """A fresh, independent copy of the resource for a response."""
-        return marshal.loads(self._blob)
-
-    def values(self, param: SearchParam) -> tuple[Any, ...]:
-        """The normalised values of ``param`` in this resource (computed once)."""
-        cache = self._values
-        if cache is None:
-            cache = self._values = {}
-        found = cache.get(param.name)
-        if found is None:
-            found = normalized(marshal.loads(self._blob), param)
-            cache[param.name] = found
-        return found
-
-    def fingerprint(self) -> bytes:
-        """Canonical JSON bytes of the content, for hashing."""
-        return json.dumps(self.resource, sort_keys=True, separators=(",", ":")).encode()
-
-
-def index_keys(entry: Entry, param: SearchParam) -> list[str]:
-    """The exact-match keys under which a token or reference index files ``entry``."""
-    keys: list[str] = []
-    for value in entry.values(param):
-        if param.type == "token":
-            system, code = value
-            keys.append(code)
-            keys.append(f"{system}|{code}" if system else f"|{code}")
-            if system:
-                keys.append(f"{system}|")
-        else:
-            keys.append(value)
-            keys.append(value.rsplit("/", 1)[-1])
-    return keys
-
-
-class _Layer:
-    """Entries of one immutable batch of resources, with exact-match indexes built on demand."""
-
-    def __init__(self, entries: Iterable[Entry]) -> None:
-        self.entries: dict[str, dict[str, Entry]] = {}
-        self._index: dict[tuple[str, str], dict[str, frozenset[str]]] = {}
-        self._strings: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
-        self._lock = threading.Lock()
-        for entry in entries:
-            self.entries.setdefault(entry.resource_type, {})[entry.id] = entry
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle the entries and built indexes (so a cached store starts warm), not the lock."""
-        return {key: value for key, value in self.__dict__.items() if key != "_lock"}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._lock = threading.Lock()
-
-    def postings(self, resource_type: str, param: SearchParam) -> dict[str, frozenset[str]]:
-        """Index of a token or reference parameter: key -> ids (built once, on first use)."""
-        found = self._index.get((resource_type, param.name))
-        if found is None:
-            with self._lock:
-                found = self._index.get((resource_type, param.name))
-                if found is None:
-                    found = self._build(resource_type, param)
-                    self._index[(resource_type, param.name)] = found
-        return found
-
-    def folded(self, resource_type: str, param: SearchParam) -> tuple[list[str], list[str]]:
-        """Sorted case/accent-folded string values of a parameter and their ids (lazy)."""
-        found = self._strings.get((resource_type, param.name))
-        if found is None:
-            with self._lock:
-                pairs = sorted({(fold(value), entry.id)
-                                for entry in self.entries.get(resource_type, {}).values()
-                                for value in entry.values(param)})
-                found = ([p[0] for p in pairs], [p[1] for p in pairs])
-                self._strings[(resource_type, param.name)] = found
-        return found
-
-    def _build(self, resource_type: str, param: SearchParam) -> dict[str, frozenset[str]]:
-        lists: dict[str, list[str]] = {}
-        for entry in self.entries.get(resource_type, {}).values():
-            for key in set(index_keys(entry, param)):
-                lists.setdefault(key, []).append(entry.id)
-        return {key: frozenset(ids) for key, ids in lists.items()}
 
 
 def _to_entry(resource: Any) -> Entry:
@@ -156,19 +41,20 @@ def _to_entry(resource: Any) -> Entry:
 class BaseStore:
     """An immutable, indexed set of resources; built once and shared by every episode."""
 
-    def __init__(self, layers: tuple[_Layer, ...]) -> None:
+    def __init__(self, layers: tuple[Layer, ...]) -> None:
         self._layers = layers
         self._hash: str | None = None
         self._size: int | None = None
+        self._hidden: dict[tuple[int, str], frozenset[Entry]] = {}
 
     @classmethod
     def from_resources(cls, resources: Iterable[JsonObject]) -> BaseStore:
         """Build a store; each resource needs ``resourceType`` and ``id`` (last one wins)."""
-        return cls((_Layer(_to_entry(r) for r in resources),))
+        return cls((Layer(_to_entry(r) for r in resources),))
 
     def with_layer(self, resources: Iterable[JsonObject]) -> BaseStore:
         """A new store: this one plus ``resources`` (which shadow same-id resources below)."""
-        return BaseStore(self._layers + (_Layer(_to_entry(r) for r in resources),))
+        return BaseStore(self._layers + (Layer(_to_entry(r) for r in resources),))
 
     def fork(self) -> StoreView:
         """An empty per-episode overlay over this base; O(1)."""
@@ -182,72 +68,113 @@ class BaseStore:
                 return found
         return None
 
-    def entries_by_id(self, resource_type: str, ids: Iterable[str]) -> list[Entry]:
-        """The current entries of the given ids (unknown ids skipped)."""
-        if len(self._layers) == 1:
-            by_id = self._layers[0].entries.get(resource_type, {})
-            return [by_id[i] for i in ids if i in by_id]
-        found = (self.entry(resource_type, i) for i in ids)
-        return [e for e in found if e is not None]
-
     def entries(self, resource_type: str) -> Iterator[Entry]:
         """Every entry of a type, each id once (top layer wins)."""
-        if len(self._layers) == 1:
-            yield from self._layers[0].entries.get(resource_type, {}).values()
-            return
         for depth, layer in enumerate(self._layers):
+            hidden = self._shadowed(depth, resource_type)
             for entry in layer.entries.get(resource_type, {}).values():
-                if not self._shadowed(depth, resource_type, entry.id):
+                if entry not in hidden:
                     yield entry
 
-    def lookup_ids(self, resource_type: str, param: SearchParam, key: str) -> frozenset[str]:
-        """Ids filed under an exact index key of a token or reference parameter."""
-        if len(self._layers) == 1:
-            return self._layers[0].postings(resource_type, param).get(key, _EMPTY)
-        found: set[str] = set()
-        for depth, layer in enumerate(self._layers):
-            for id in layer.postings(resource_type, param).get(key, _EMPTY):
-                if not self._shadowed(depth, resource_type, id):
-                    found.add(id)
-        return frozenset(found)
+    def lookup(self, resource_type: str, param: SearchParam, key: str) -> frozenset[Entry]:
+        """Current entries filed under an exact index key of a token or reference parameter."""
+        layers = self._layers
+        if len(layers) == 1:
+            return layers[0].postings(resource_type, param).get(key, _EMPTY)
+        parts = [self._visible(depth, resource_type,
+                               layer.postings(resource_type, param).get(key, _EMPTY))
+                 for depth, layer in enumerate(layers)]
+        return frozenset().union(*parts)
 
-    def prefix_ids(self, resource_type: str, param: SearchParam, prefix: str) -> frozenset[str]:
-        """Ids whose folded string value of ``param`` starts with the folded ``prefix``."""
-        found: set[str] = set()
+    def lookup_within(self, resource_type: str, scope: SearchParam, scope_key: str,
+                      param: SearchParam, key: str) -> Collection[Entry]:
+        """Current entries under both ``scope_key`` of ``scope`` and ``key`` of ``param``,
+        read from the scope's own index (see ``Layer.scoped``)."""
+        layers = self._layers
+        if len(layers) == 1:
+            return layers[0].scoped(resource_type, scope, scope_key, param).get(key, ())
+        parts = [self._visible(depth, resource_type, frozenset(
+                     layer.scoped(resource_type, scope, scope_key, param).get(key, ())))
+                 for depth, layer in enumerate(layers)]
+        return frozenset().union(*parts)
+
+    def prefix(self, resource_type: str, param: SearchParam, prefix: str) -> frozenset[Entry]:
+        """Current entries whose folded string value of ``param`` starts with ``prefix``."""
+        parts = []
         for depth, layer in enumerate(self._layers):
-            keys, ids = layer.folded(resource_type, param)
-            start = bisect.bisect_left(keys, prefix)
-            for n in range(start, len(keys)):
+            keys, entries = layer.folded(resource_type, param)
+            found = []
+            for n in range(bisect.bisect_left(keys, prefix), len(keys)):
                 if not keys[n].startswith(prefix):
                     break
-                if depth == len(self._layers) - 1 or not self._shadowed(depth, resource_type,
-                                                                         ids[n]):
-                    found.add(ids[n])
-        return frozenset(found)
+                found.append(entries[n])
+            parts.append(self._visible(depth, resource_type, frozenset(found)))
+        return parts[0] if len(parts) == 1 else frozenset().union(*parts)
+
+    def ranks(self, resource_type: str, param: SearchParam, descending: bool, *,
+              build: bool = True) -> dict[Entry, int] | None:
+        """Positions of every entry in the order of a one-key ``_sort`` (see ``Layer.ranks``);
+        None for a layered store, whose layers each have their own order."""
+        if len(self._layers) != 1:
+            return None
+        return self._layers[0].ranks(resource_type, param, descending, build)
 
     def warm(self, names: Iterable[str] = WARM_PARAMS) -> None:
         """Build indexes and sort values of the named parameters now, not on first search.
 
-        Token and reference parameters get their exact-match index, strings their folded
-        index, and dates and quantities their normalised values (what sorting reads).
+        Each entry's values of every named parameter are computed with one decode; then token
+        and reference parameters get their exact-match index, strings their folded index,
+        dates their descending sort order (agents ask for the most recent first), and every
+        patient its own index of the named token parameters.
         """
         names = tuple(names)
         for layer in self._layers:
             for resource_type, by_id in layer.entries.items():
-                for name in names:
-                    param = SEARCH_PARAMS.get(resource_type, {}).get(name)
-                    if param is None:
-                        continue
+                params = [p for p in (SEARCH_PARAMS.get(resource_type, {}).get(n) for n in names)
+                          if p is not None]
+                for entry in by_id.values():
+                    entry.prime(params)
+                for param in params:
                     if param.type in ("token", "reference"):
                         layer.postings(resource_type, param)
                     elif param.type == "string":
                         layer.folded(resource_type, param)
-                    else:
-                        for entry in by_id.values():
-                            entry.values(param)
+                    elif param.type == "date":
+                        layer.ranks(resource_type, param, True, True)
+        for depth, layer in enumerate(self._layers):
+            for resource_type in layer.entries:
+                self._shadowed(depth, resource_type)
+        if len(self._layers) == 1:
+            self._warm_scopes(names)
 
-    def _shadowed(self, depth: int, resource_type: str, id: str) -> bool:
-        return any(id in layer.entries.get(resource_type, {}) for layer in self._layers[depth + 1:])
+    def _warm_scopes(self, names: tuple[str, ...]) -> None:
+        """Build each patient's own index of the named token parameters."""
+        layer = self._layers[0]
+        for resource_type in layer.entries:
+            params = SEARCH_PARAMS.get(resource_type, {})
+            scope = params.get(SCOPE_PARAM)
+            if scope is None or scope.type != "reference":
+                continue
+            tokens = [params[n] for n in names if n in params and params[n].type == "token"]
+            for key, members in layer.postings(resource_type, scope).items():
+                if "/" in key and len(members) <= SCOPE_MAXIMUM:
+                    for param in tokens:
+                        layer.scoped(resource_type, scope, key, param)
+
+    def _visible(self, depth: int, resource_type: str, found: frozenset[Entry]
+                 ) -> frozenset[Entry]:
+        hidden = self._shadowed(depth, resource_type) if found else _EMPTY
+        return found - hidden if hidden else found
+
+    def _shadowed(self, depth: int, resource_type: str) -> frozenset[Entry]:
+        """Entries of one layer that a higher layer replaces (cached; the layers never change)."""
+        hidden = self._hidden.get((depth, resource_type))
+        if hidden is None:
+            below = self._layers[depth].entries.get(resource_type, {})
+            hidden = frozenset(below[id] for layer in self._layers[depth + 1:]
+                               for id in layer.entries.get(resource_type, {}) if id in below)
+            self._hidden[(depth, resource_type)] = hidden
+        return hidden
 
     def resource_types(self) -> set[str]:
         """The resource types present in any layer."""
