@@ -170,6 +170,7 @@ def _looks_like_unit(unit: str) -> bool:
         unit[:1].isdigit() and "*" in unit)
 
 
+@functools.lru_cache(maxsize=1024)
 def unit_normalize(unit: str) -> str:
     """Map a written unit to a canonical token ('ug' and 'µg' -> 'mcg', 'mU/L' -> 'miu/l')."""
     token = normalize(unit).strip(" .,")

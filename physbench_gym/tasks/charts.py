@@ -7,6 +7,7 @@ variant's chart is generated on first use and added as an immutable layer over t
 
 from __future__ import annotations
 
+import gc
 import os
 import warnings
 from functools import cache, lru_cache
@@ -41,11 +42,17 @@ def _valid_instances() -> list[TaskInstance]:
 
 @cache
 def base_store(background_patients: int = DEFAULT_BACKGROUND_PATIENTS) -> BaseStore:
-    """Roster, background population and every task's canonical chart (one per process)."""
+    """Roster, background population and every task's canonical chart (one per process).
+
+    The base never changes, so once built it is moved out of the cyclic garbage collector's
+    reach (``gc.freeze``): collections then cost what the episodes allocate, not the EHR.
+    """
     instances = _valid_instances()
     charts = [r for instance in instances for r in chart_of(instance)]
-    return build_base_store(patients=background_patients, seed=0, extra=charts,
-                            lookalikes=[instance.story for instance in instances])
+    store = build_base_store(patients=background_patients, seed=0, extra=charts,
+                             lookalikes=[instance.story for instance in instances])
+    gc.freeze()
+    return store
 
 
 @lru_cache(maxsize=64)
