@@ -34,12 +34,18 @@ class ActionError(ValueError):
 
 def to_observation(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
     """Make text fit the observation space: escape non-printable characters, cap the length."""
-    if _OUTSIDE_CHARSET.search(text):
+    if not _plainly_printable(text) and _OUTSIDE_CHARSET.search(text):
         text = _OUTSIDE_CHARSET.sub(lambda m: _escape(m.group()), text)
     if len(text) > limit:
         marker = "\n...[observation cut]"
         text = text[: limit - len(marker)] + marker
     return text
+
+
+def _plainly_printable(text: str) -> bool:
+    """A fast exact check for the common case: printable ASCII with line breaks and tabs."""
+    return text.isascii() and text.replace("\n", "").replace("\t", "").replace(
+        "\r", "").isprintable()
 
 
 def _escape(char: str) -> str:
