@@ -10,7 +10,7 @@ import numpy as np
 from physbench_gym.ehr import EmbeddedEHR, EpisodeEHR, RemoteEHR
 from physbench_gym.errors import PhysBenchError
 from physbench_gym.grading.core import FILE, FINISH, READ, WRITE, GradingContext, Judge
-from physbench_gym.grading.engine import CheckpointEngine
+from physbench_gym.grading.engine import CheckpointEngine, instance_checkpoints
 from physbench_gym.spaces import (
     ActionError,
     ToolCallSpace,
@@ -154,7 +154,7 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
                                        note_path=instance.note_path, trajectory=self._trajectory,
                                        files=self._workspace.files(), values=instance.values,
                                        judge=self.judge)
-        self._engine = CheckpointEngine(instance.checkpoints)
+        self._engine = CheckpointEngine(instance_checkpoints(task_id, variant_seed))
         self._steps, self._invalid, self._done = 0, 0, False
         self._potential = 0.0
         self._max_steps = self.max_steps_override or instance.spec.max_steps

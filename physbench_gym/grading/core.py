@@ -8,21 +8,17 @@ those after a step.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from physbench_gym._resources import data_dir
 from physbench_gym.errors import TaskSpecError
 from physbench_gym.fhir.client import FhirClient
 from physbench_gym.grading.resources import codings, patient_id, text_of
+from physbench_gym.tasks.graders import load_function
 
 READ, WRITE, FILE, FINISH = "read", "write", "file", "finish"
 ALL_EVENTS = frozenset({READ, WRITE, FILE, FINISH})
@@ -201,43 +197,6 @@ def triggered_by(*events: str) -> Callable[[GraderFn], GraderFn]:
         return function
 
     return mark
-
-
-def load_function(reference: str, where: str = "grader") -> Callable[..., Any]:
-    """Load ``graders/<file>.py:<function>`` from the graders folder."""
-    path_text, _, name = reference.partition(":")
-    if not path_text.startswith("graders/") or not path_text.endswith(".py") or not name:
-        raise TaskSpecError(f"{where}: expected 'graders/<file>.py:<function>', got {reference!r}")
-    module = _load_grader_module(path_text.removeprefix("graders/"))
-    function = getattr(module, name, None)
-    if not callable(function):
-        raise TaskSpecError(f"{where}: {path_text} has no function {name!r}")
-    return function
-
-
-GRADERS_PACKAGE = "physbench_graders"
-
-
-@cache
-def _load_grader_module(relative: str) -> Any:
-    root = data_dir("graders").resolve()
-    path = (root / relative).resolve()
-    if root not in path.parents or not path.is_file() or path.suffix != ".py":
-        raise TaskSpecError(f"grader module not found: graders/{relative}")
-    _graders_package(root)
-    dotted = ".".join(path.relative_to(root).with_suffix("").parts)
-    return importlib.import_module(f"{GRADERS_PACKAGE}.{dotted}")
-
-
-@cache
-def _graders_package(root: Path) -> None:
-    """Register the graders folder as the package ``physbench_graders``."""
-    spec = importlib.util.spec_from_file_location(
-        GRADERS_PACKAGE, root / "__init__.py", submodule_search_locations=[str(root)])
-    assert spec is not None and spec.loader is not None
-    package = importlib.util.module_from_spec(spec)
-    sys.modules[GRADERS_PACKAGE] = package
-    spec.loader.exec_module(package)
 
 
 @cache

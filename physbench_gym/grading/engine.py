@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from physbench_gym.errors import InfrastructureError
@@ -15,6 +16,7 @@ from physbench_gym.grading.core import (
     GradingContext,
     build_grader,
 )
+from physbench_gym.tasks.registry import get_instance
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,13 @@ class BuiltCheckpoint:
     description: str
     weight: float
     grader: Grader
+
+
+@lru_cache(maxsize=512)
+def instance_checkpoints(task_id: str, variant_seed: int | None) -> tuple[BuiltCheckpoint, ...]:
+    """The built checkpoints of a task instance (built once per instance, then shared)."""
+    instance = get_instance(task_id, variant_seed)
+    return build_checkpoints(instance.checkpoints, f"{task_id}[{instance.variant}]")
 
 
 def build_checkpoints(checkpoints: Sequence[Any], where: str) -> tuple[BuiltCheckpoint, ...]:

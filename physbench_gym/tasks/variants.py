@@ -14,10 +14,9 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from physbench_gym.errors import TaskSpecError
-from physbench_gym.grading.core import load_function
-from physbench_gym.grading.engine import BuiltCheckpoint, build_checkpoints
 from physbench_gym.synth import names
 from physbench_gym.synth.story import Story, resolve_date
+from physbench_gym.tasks.graders import load_function
 from physbench_gym.tasks.spec import Checkpoint, Oracle, TaskSpec, Variable
 from physbench_gym.tasks.templating import render
 
@@ -34,7 +33,7 @@ class TaskInstance:
     values: Mapping[str, Any]
     story: Story
     instruction: str
-    checkpoints: tuple[BuiltCheckpoint, ...]
+    checkpoints: tuple[Checkpoint, ...]
     oracle: Oracle
 
     @property
@@ -82,7 +81,7 @@ def instantiate(spec: TaskSpec, variant_seed: int | None = None) -> TaskInstance
         values=values,
         story=story,
         instruction=render(spec.instruction, values, f"{where}.instruction"),
-        checkpoints=build_checkpoints(checkpoints, where),
+        checkpoints=tuple(checkpoints),
         oracle=oracle,
     )
 

@@ -12,6 +12,7 @@ from physbench_gym.fhir.client import in_process_client
 from physbench_gym.fhir.handler import FhirServer
 from physbench_gym.fhir.store import BaseStore
 from physbench_gym.grading.core import FILE, GradingContext
+from physbench_gym.grading.engine import instance_checkpoints
 from physbench_gym.tasks.registry import get_instance
 
 
@@ -32,7 +33,7 @@ def grade_note(task_id: str, note: str, variant: int | None = None) -> dict[str,
     ctx = GradingContext(client=client, episode_tag={"system": "s", "code": "c"},
                          patient_id=instance.patient_id, note_path=instance.note_path,
                          files={instance.note_path: note}, values=instance.values)
-    return {c.id: c.grader.check(ctx).passed for c in instance.checkpoints
+    return {c.id: c.grader.check(ctx).passed for c in instance_checkpoints(task_id, variant)
             if c.grader.triggers == {FILE}}
 
 

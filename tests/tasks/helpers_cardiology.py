@@ -11,6 +11,7 @@ from physbench_gym.fhir.client import in_process_client
 from physbench_gym.fhir.handler import FhirServer
 from physbench_gym.fhir.store import BaseStore
 from physbench_gym.grading.core import GradingContext
+from physbench_gym.grading.engine import instance_checkpoints
 from physbench_gym.tasks.registry import get_instance
 
 
@@ -22,7 +23,8 @@ def grade_note_checks(task_id: str, note: str, ids: set[str],
     ctx = GradingContext(client=client, episode_tag={"system": "s", "code": "c"},
                          patient_id=instance.patient_id, note_path=instance.note_path,
                          files={instance.note_path: note}, values=instance.values)
-    found = {c.id: c.grader.check(ctx).passed for c in instance.checkpoints if c.id in ids}
+    found = {c.id: c.grader.check(ctx).passed
+             for c in instance_checkpoints(task_id, variant) if c.id in ids}
     missing = ids - set(found)
     if missing:
         raise KeyError(f"{task_id} has no checkpoints {sorted(missing)}")
