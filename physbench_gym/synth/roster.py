@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from physbench_gym.synth.names import NPI_SYSTEM, npi
+from physbench_gym.synth.story import StoryError
 from physbench_gym.synth.terminology import SPECIALTIES
 
 ORGANIZATION_ID = "org-clinic"
@@ -86,4 +87,8 @@ def practitioner_for(author: str | None, pcp: str) -> str:
         return pcp
     if author.startswith("prac-"):
         return author
-    return specialist_id(author.replace("-", "_").replace(" ", "_").lower())
+    try:
+        return specialist_id(author.replace("-", "_").replace(" ", "_").lower())
+    except KeyError:
+        raise StoryError(f"unknown author {author!r}: use 'pcp', a practitioner id "
+                         f"('prac-...') or one of the specialties {SPECIALTIES}") from None

@@ -16,6 +16,7 @@ from physbench_gym.errors import TaskSpecError
 from physbench_gym.fhir.store import BaseStore
 from physbench_gym.synth.chart import generate_chart
 from physbench_gym.synth.population import build_base_store
+from physbench_gym.synth.story import StoryError
 from physbench_gym.tasks.registry import get_instance, task_ids
 from physbench_gym.tasks.variants import TaskInstance
 
@@ -28,16 +29,21 @@ def chart_of(instance: TaskInstance) -> list[dict]:
     return generate_chart(instance.story, seed=CHART_SEED)
 
 
-def _valid_instances() -> list[TaskInstance]:
-    """Canonical instances of every task; a broken spec is skipped with a warning, so it
-    fails only its own episodes (with the same error) instead of every env in the process."""
-    instances = []
+def _canonical_charts() -> tuple[list[TaskInstance], list[dict]]:
+    """Canonical instances and charts of every task; a task whose spec or story is broken is
+    left out with a warning, so it fails only its own episodes (with the same error) instead
+    of every env in the process."""
+    instances, charts = [], []
     for task_id in task_ids():
         try:
-            instances.append(get_instance(task_id))
-        except TaskSpecError as exc:
+            instance = get_instance(task_id)
+            chart = chart_of(instance)
+        except (TaskSpecError, StoryError) as exc:
             warnings.warn(f"task {task_id} left out of the EHR: {exc}", stacklevel=3)
-    return instances
+            continue
+        instances.append(instance)
+        charts.extend(chart)
+    return instances, charts
 
 
 @cache
@@ -47,8 +53,7 @@ def base_store(background_patients: int = DEFAULT_BACKGROUND_PATIENTS) -> BaseSt
     The base never changes, so once built it is moved out of the cyclic garbage collector's
     reach (``gc.freeze``): collections then cost what the episodes allocate, not the EHR.
     """
-    instances = _valid_instances()
-    charts = [r for instance in instances for r in chart_of(instance)]
+    instances, charts = _canonical_charts()
     store = build_base_store(patients=background_patients, seed=0, extra=charts,
                              lookalikes=[instance.story for instance in instances])
     gc.freeze()

@@ -1,0 +1,146 @@
+"""Add-on to metformin chosen by comorbidity: notes are judged on the plan, not the wording."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers_endocrinology import run_actions
+
+TASK = "diabetes_a1c_improvement"
+NOTE_CHECKS = {"addon_class_selected", "regimen_documented", "monitoring_documented"}
+HF, ASCVD = 0, 4  # seeded variants with heart failure and with ASCVD + SGLT2i intolerance
+
+
+def test_variants_cover_the_three_scenarios():
+    assert values(TASK)["scenario"] == "ckd"
+    assert values(TASK, HF)["scenario"] == "hf"
+    assert values(TASK, ASCVD)["scenario"] == "ascvd"
+
+
+# Canonical instance: CKD G3a A2, A1c 8.4%.
+CORRECT_CKD = [
+    """A1c 8.4%, above goal (<7%) on metformin ER 2000 mg. CKD G3a with albuminuria (UACR 180).
+    Plan: start dapagliflozin 10 mg PO daily. Continue metformin. Repeat A1c in 3 months.""",
+    # SOAP, brand name, arrows, interval in weeks
+    """S: adherent to metformin, no GI upset.
+    O: HbA1c 8.4 % (prior 7.9). eGFR 52, UACR 180 mg/g.
+    A: T2DM not at goal; DKD G3a/A2 -> SGLT2i indicated irrespective of A1c.
+    P: Rx Farxiga 10 mg qAM. Metformin ER 2000 mg - continue unchanged.
+    Labs: HbA1c in 12 weeks.""",
+    # narrative, empagliflozin named (the note may name any proven agent), 'add ... to metformin'
+    """63M with T2D, hemoglobin A1c of 8.4% despite max-dose metformin. Given diabetic kidney
+    disease with moderately increased albuminuria, I recommend adding empagliflozin 10 mg once
+    daily to his metformin. Sick-day rules: hold empagliflozin during acute illness. We will
+    recheck the A1c in about 3 months.""",
+    # GLP-1 RA is also an ADA 2025 option in CKD; numbered list
+    """1. Glycemia: A1c 8.4%, goal < 7%.
+    2. Kidney: eGFR 52, UACR 180 (A2).
+    3. Start semaglutide 0.25 mg SC weekly x 4 weeks, then 0.5 mg weekly; an SGLT2 inhibitor
+       would be an equally good choice.
+    4. Continue metformin ER 2000 mg daily.
+    5. Check A1c in 3 months.""",
+]
+WRONG_CKD = [
+    # wrong A1c value
+    "A1c 8.9%, above goal. Start dapagliflozin 10 mg daily. Continue metformin. A1c in 3 months.",
+    # hedged plan
+    """A1c 8.4%, above goal. Consider starting dapagliflozin 10 mg daily. Continue metformin.
+    Repeat A1c in 3 months.""",
+    # dose above the label limit for eGFR 30-<60
+    """A1c 8.4%, above goal. Start canagliflozin 300 mg daily. Continue metformin. Repeat A1c
+    in 3 months.""",
+    # metformin stopped
+    """A1c 8.4%, above goal. Start dapagliflozin 10 mg daily and stop metformin. Repeat A1c in
+    3 months.""",
+    # follow-up too late
+    """A1c 8.4%, above goal. Start dapagliflozin 10 mg daily. Continue metformin. Repeat A1c in
+    6 months.""",
+    # glyburide in CKD (with a valid-looking A1c recheck)
+    """A1c 8.4%, above goal. Start glyburide 5 mg daily. Continue metformin. Repeat A1c in
+    3 months.""",
+    # a DPP-4 inhibitor ignores the comorbidity
+    """A1c 8.4%, above goal. Start sitagliptin 50 mg daily. Continue metformin. Repeat A1c in
+    3 months.""",
+    # started, then retracted
+    """A1c 8.4%, above goal. Start dapagliflozin 10 mg daily. On reflection, avoid dapagliflozin
+    for now. Continue metformin. Repeat A1c in 3 months.""",
+    # keyword stuffing: every agent, both directions
+    """A1c 8.4 7.9 7.5, above goal. Start dapagliflozin 10 mg. Stop dapagliflozin. Start
+    semaglutide 0.25 mg. Avoid semaglutide. Start glyburide. Continue metformin. Stop
+    metformin. Repeat A1c in 3 months and 6 months.""",
+]
+
+
+@pytest.mark.parametrize("note", CORRECT_CKD)
+def test_correct_ckd_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert set(verdicts) == NOTE_CHECKS
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize("note", WRONG_CKD)
+def test_wrong_ckd_notes_fail(note):
+    assert not all(grade_note(TASK, note).values())
+
+
+def test_keyword_stuffing_fails_the_decisions():
+    verdicts = grade_note(TASK, WRONG_CKD[-1])
+    assert verdicts["addon_class_selected"] is False
+    assert verdicts["regimen_documented"] is False
+
+
+def _hf_note(plan: str) -> str:
+    a1c = values(TASK, HF)["a1c"]
+    return f"A1c {a1c}%, above goal; HFrEF. {plan} Continue metformin. Repeat A1c in 3 months."
+
+
+def test_heart_failure_needs_an_sglt2_inhibitor():
+    assert all(grade_note(TASK, _hf_note("Start dapagliflozin 10 mg daily."), HF).values())
+    assert all(grade_note(TASK, _hf_note(
+        "Begin Jardiance 10 mg daily rather than pioglitazone (fluid retention)."), HF).values())
+    # GLP-1 RA alone, a TZD, or an SGLT2i plus saxagliptin: not the HF plan
+    for plan in ("Start semaglutide 0.25 mg weekly.", "Start pioglitazone 15 mg daily.",
+                 "Start dapagliflozin 10 mg daily and add saxagliptin 5 mg daily."):
+        assert not all(grade_note(TASK, _hf_note(plan), HF).values()), plan
+
+
+def _ascvd_note(plan: str) -> str:
+    a1c = values(TASK, ASCVD)["a1c"]
+    return (f"HbA1c {a1c}% on metformin; prior NSTEMI with LAD stent. {plan} "
+            "Continue metformin. A1c in 3 months.")
+
+
+def test_ascvd_with_sglt2i_intolerance_needs_a_glp1_ra():
+    for plan in ("Start semaglutide 0.25 mg SC weekly, preferred over an SGLT2 inhibitor "
+                 "given recurrent candidiasis on canagliflozin.",
+                 "He declined SGLT2 inhibitors; start liraglutide 0.6 mg daily x1 week, then "
+                 "1.2 mg daily.",
+                 "Rx: Trulicity 0.75 mg weekly. Do not restart an SGLT2i (balanitis)."):
+        assert all(grade_note(TASK, _ascvd_note(plan), ASCVD).values()), plan
+    for plan in ("Start empagliflozin 10 mg daily.",
+                 "Start dapagliflozin 10 mg daily and semaglutide 0.25 mg weekly.",
+                 "Start semaglutide 0.5 mg weekly."):
+        assert not all(grade_note(TASK, _ascvd_note(plan), ASCVD).values()), plan
+
+
+CREATE = "fhir_medication_request_create"
+
+
+def _rx(code: str, dose: float, route: str = "oral") -> dict:
+    return {"tool": CREATE, "arguments": {
+        "patient": "{patient_id}", "medication_code": code, "dose_value": dose,
+        "dose_unit": "mg", "route": route, "frequency": 1, "period_unit": "day"}}
+
+
+def test_orders_follow_the_scenario():
+    assert run_actions(TASK, [_rx("1488569", 10)])["addon_prescribed"]
+    assert run_actions(TASK, [_rx("1373463", 100)])["addon_prescribed"]
+    assert not run_actions(TASK, [_rx("1488569", 5)])["addon_prescribed"]
+    # the HF variant: canagliflozin lacks HF outcome data at this point of the task
+    assert not run_actions(TASK, [_rx("1373463", 100)], HF)["addon_prescribed"]
+    # the ASCVD variant: GLP-1 RA, and no SGLT2 inhibitor beside it
+    assert run_actions(TASK, [_rx("897122", 0.6, "subcutaneous")], ASCVD)["addon_prescribed"]
+    assert not run_actions(TASK, [_rx("1488569", 10)], ASCVD)["addon_prescribed"]
+    both = run_actions(TASK, [_rx("897122", 0.6, "subcutaneous"), _rx("1488569", 10)], ASCVD)
+    assert not both["addon_prescribed"]
