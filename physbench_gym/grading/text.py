@@ -17,7 +17,8 @@ _CLAUSE_SPLIT = re.compile(
     r"(?<!\d)[.](?!\d)|[;\n!?•]"
     r"|,?\s+(?:but|and|while|whereas)\s+(?=(?:do not|don't|avoid|never|not|no)\b)"
     r"|,\s*(?=(?:but\s+)?(?:do not|don't|avoid|never|rather than|instead of)\b)"
-    r"|,?\s+(?=(?:so|therefore|thus|hence)\s)")
+    r"|,?\s+(?=(?:so|therefore|thus|hence)\s)"
+    r"|,\s*and,?\s+(?=(?:if|unless)\b)")
 _ABBREVIATION = re.compile(
     r"\b(approx|e\.g|i\.e|vs|etc|incl|est|dr|appt|hx|dx|tx|sx|cf|min|max|avg)\.(?=\s|,)")
 _SOFT_WRAP = re.compile(

@@ -26,8 +26,8 @@ def search_pages(ctx: ToolContext, resource_type: str, params: Sequence[tuple[st
         resources.extend(_resources(bundle))
         pages += 1
     more = _has_next(bundle)
-    text = render_search(resource_type, resources, total, pages, more)
-    return ToolOutput(text=text, status=200, returned=resources)
+    text, shown = render_search(resource_type, resources, total, pages, more)
+    return ToolOutput(text=text, status=200, returned=resources[:shown])
 
 
 def _resources(bundle: JsonDict) -> list[JsonDict]:

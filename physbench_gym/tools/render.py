@@ -83,8 +83,13 @@ def render_resource(resource: JsonDict) -> str:
 
 
 def render_search(resource_type: str, resources: list[JsonDict], total: int | None,
-                  pages: int, more: bool, limit: int = MAX_OBSERVATION_CHARS) -> str:
-    """A search answer: counts, a paging note and as many whole resources as fit in ``limit``."""
+                  pages: int, more: bool,
+                  limit: int = MAX_OBSERVATION_CHARS) -> tuple[str, int]:
+    """A search answer: counts, a paging note and as many whole resources as fit in ``limit``.
+
+    Returns the text and how many of ``resources`` (from the first) it shows, so that only
+    what the agent actually saw counts as retrieved.
+    """
     head: JsonDict = {"resourceType": resource_type, "total": total,
                       "returned": len(resources), "pages": pages}
     if more:
@@ -92,11 +97,11 @@ def render_search(resource_type: str, resources: list[JsonDict], total: int | No
     views = [compact_json(clinical_view(item)) for item in resources]
     text = _assemble(head, views)
     if len(text) <= limit:
-        return text
-    shown = _how_many_fit(head, views, limit)
+        return text, len(views)
+    shown = max(_how_many_fit(head, views, limit), 1) if views else 0
     head["truncated"] = (f"output truncated to {limit} characters: showing {shown} of "
                          f"{len(views)} resources; {SEARCH_HINT}")
-    return bounded(_assemble(head, views[: max(shown, 1)]), SEARCH_HINT, limit)
+    return bounded(_assemble(head, views[:shown]), SEARCH_HINT, limit), shown
 
 
 def _assemble(head: JsonDict, views: list[str]) -> str:

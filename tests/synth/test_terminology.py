@@ -48,7 +48,8 @@ SPOT_CHECKS = [
 ]
 
 UCUM_SYMBOLS = {
-    "%", "/min", "/d", "mm/h", "/[HPF]", "Cel", "L", "U/L", "U/mL", "U/g{Hb}", "[IU]/L", "[IU]/mL", "[pH]",
+    "%", "/min", "/d", "mm/h", "/[HPF]", "Cel", "L", "U/L", "U/mL", "U/g{Hb}", "[IU]/L",
+    "[IU]/mL", "[pH]",
     "cm", "deg", "fL", "g/dL", "kg", "kg/m2", "m[IU]/L", "m[IU]/mL", "mL/min/{1.73_m2}", "mg/L",
     "mg/dL", "mg/g", "mm[Hg]", "mmol/L", "mosm/kg", "ms", "ng/dL", "ng/mL", "pg", "pg/mL", "s",
     "u[IU]/mL", "ug/dL", "ug/mL", "umol/L", "10*3/uL", "10*6/uL", "{INR}", "{SG}", "{ratio}",
