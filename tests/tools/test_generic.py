@@ -20,7 +20,9 @@ def test_search_with_repeated_parameters_and_paging(run):
     result = run("fhir_search", resource_type="Observation", page_limit=3, params={
         "patient": PATIENT, "code": f"http://loinc.org|{CREATININE}",
         "date": ["ge2021-01-01", "le2030-01-01"], "_count": "12", "_sort": "-date"})
-    assert result.ok and len(result.returned) == CREATININE_COUNT
+    body = json.loads(result.text)
+    assert result.ok and body["returned"] == CREATININE_COUNT and body["pages"] == 3
+    assert [r["id"] for r in result.returned] == [r["id"] for r in body["resources"]]
     assert result.returned[0]["id"] == f"cr-{CREATININE_COUNT - 1:02d}"
 
 
