@@ -67,8 +67,8 @@ def test_paging_follows_next_links_up_to_page_limit(call):
     two = call("fhir_observation_search_labs", patient=PATIENT, code=CREATININE, count=10,
                page_limit=2)
     assert len(one.returned) == 10 and len(two.returned) == 20
-    assert len(set(ids(three))) == CREATININE_COUNT
-    assert ids(three)[:20] == ids(two)
+    assert json.loads(three.text)["returned"] == CREATININE_COUNT  # three pages fetched
+    assert ids(three) == ids(two)[:len(ids(three))]  # the 10,000-character cut shows fewer
     assert json.loads(two.text)["more"] and "more" not in json.loads(three.text)
     assert json.loads(three.text)["total"] == CREATININE_COUNT
 
