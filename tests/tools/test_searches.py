@@ -68,7 +68,8 @@ def test_paging_follows_next_links_up_to_page_limit(call):
                page_limit=2)
     assert len(one.returned) == 10 and len(two.returned) == 20
     assert json.loads(three.text)["returned"] == CREATININE_COUNT  # three pages fetched
-    assert ids(three) == ids(two)[:len(ids(three))]  # the 10,000-character cut shows fewer
+    shown = min(len(ids(three)), len(ids(two)))  # the 10,000-character cut may show fewer
+    assert ids(three)[:shown] == ids(two)[:shown] and shown >= 10
     assert json.loads(two.text)["more"] and "more" not in json.loads(three.text)
     assert json.loads(three.text)["total"] == CREATININE_COUNT
 
