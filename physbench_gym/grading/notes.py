@@ -54,7 +54,7 @@ class ValueSpec(Args):
         factor = factors.get(unit_normalize(unit)) if unit else 1.0
         if factor is None:
             return False
-        return abs(value * factor - self.value) <= self.tolerance + 1e-9
+        return abs(value * factor - self.value) <= self.tolerance + 1e-6 * max(1.0, abs(self.value))
 
 
 class NoteValueArgs(ValueSpec):

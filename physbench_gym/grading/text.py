@@ -20,7 +20,8 @@ _CLAUSE_SPLIT = re.compile(
     r"|,?\s+(?=(?:so|therefore|thus|hence)\s)"
     r"|,\s*and,?\s+(?=(?:if|unless)\b)")
 _ABBREVIATION = re.compile(
-    r"\b(approx|e\.g|i\.e|vs|etc|incl|est|dr|appt|hx|dx|tx|sx|cf|min|max|avg)\.(?=\s|,)")
+    r"\b(approx|e\.g|i\.e|vs|etc|incl|est|dr|mr|mrs|ms|appt|hx|dx|tx|sx|cf|min|max|avg"
+    r"|h(?=\.\s*pylori))\.(?=\s|,)")
 _SOFT_WRAP = re.compile(
     r"(?<![.:;!?|])[ \t]*\n(?![ \t]*(?:[-*•#>|]|\d{1,2}[.)]|\n|$))[ \t]*")
 _LIST_MARK = re.compile(r"^\d{1,2}[.)]\s+")

@@ -1,0 +1,181 @@
+"""Follow-up of a bleeding H. pylori gastric ulcer: the note checkpoints judge the plan, and
+the order checkpoints the regimen, doses, duration and follow-up tests written to the EHR."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers_endocrinology import run_actions
+
+TASK = "post_gi_bleed_followup"
+NOTE_CHECKS = {"eradication_plan_documented", "test_of_cure_documented",
+               "ulcer_followup_documented", "antithrombotic_and_nsaid_plan"}
+
+CORRECT = [
+    # numbered plan, abbreviations
+    """A/P: Bleeding gastric ulcer (Forrest IIa, clipped), H. pylori positive on biopsy.
+    1. BQT x 14 days: pantoprazole 40 mg BID, bismuth subsalicylate 524 mg QID,
+       tetracycline 500 mg QID, metronidazole 500 mg TID.
+    2. Test of cure: urea breath test >= 4 weeks after completing therapy, off PPI for
+       2 weeks beforehand.
+    3. Continue pantoprazole 40 mg BID during eradication, then once daily long-term.
+    4. Repeat EGD in 8-10 weeks with biopsies to confirm healing.
+    5. Resume ASA 81 mg daily now (secondary prevention, DES).
+    6. Avoid NSAIDs; acetaminophen for OA.""",
+    # narrative prose, units in days and months
+    """Mr. Halvorsen's gastric ulcer bled on aspirin and naproxen and his gastric biopsies
+    show H. pylori. I recommend a 14-day course of bismuth quadruple therapy (bismuth,
+    tetracycline, metronidazole and his pantoprazole twice daily). Eradication should be
+    confirmed with a stool antigen test no sooner than 28 days after the last antibiotic
+    dose; his pantoprazole should be held for 14 days before that test. He should keep
+    taking pantoprazole twice daily through the course and then once daily indefinitely
+    because he needs aspirin. Please schedule an upper endoscopy in 2 months to document
+    ulcer healing. Restart aspirin 81 mg today. He should not take NSAIDs again.""",
+    # terse bullets, symbols
+    """- H. pylori: start bismuth quadruple therapy for 14 days (components prescribed
+      separately).
+    - Breath test to confirm eradication ≥4 wk after treatment; PPI stopped 2 wk before it.
+    - PPI: continue pantoprazole BID, then daily.
+    - EGD: repeat in 6 weeks (8 weeks after the index scope) - biopsy any residual ulcer.
+    - Aspirin: resume 81 mg now.
+    - NSAIDs: avoid permanently (no naproxen/ibuprofen).""",
+    # SOAP style, the PPI hold written in a separate sentence
+    """S: no melena since discharge. O: Hb recovering. A: H. pylori gastric ulcer, hemostasis
+    secured.
+    P: Treat H. pylori with bismuth-based quadruple therapy for 2 weeks.
+    Order a urea breath test 6 weeks from now (at least 4 weeks after the antibiotics end).
+    Hold the PPI for 2 weeks before the breath test.
+    Maintain pantoprazole 40 mg twice daily, then once daily while on aspirin.
+    Repeat endoscopy in 12 weeks.
+    Resume aspirin 81 mg daily without delay.
+    Do not restart naproxen.""",
+]
+WRONG = [
+    # 10-day course instead of 14
+    """Start bismuth quadruple therapy for 10 days. Urea breath test 4 weeks after therapy,
+    off PPI for 2 weeks. Continue pantoprazole BID. Repeat EGD in 8 weeks. Resume aspirin
+    81 mg now. Avoid NSAIDs.""",
+    # test of cure by serology
+    """Start bismuth quadruple therapy for 14 days. Check H. pylori serology in 4 weeks to
+    confirm eradication, off PPI for 2 weeks. Continue pantoprazole BID. Repeat EGD in 8
+    weeks. Resume aspirin 81 mg now. Avoid NSAIDs.""",
+    # test of cure too early
+    """Start bismuth quadruple therapy for 14 days. Urea breath test 1 week after therapy,
+    off PPI for 2 weeks. Continue pantoprazole BID. Repeat EGD in 8 weeks. Resume aspirin
+    81 mg now. Avoid NSAIDs.""",
+    # aspirin held until the repeat EGD
+    """Start bismuth quadruple therapy for 14 days. Urea breath test 4 weeks after therapy,
+    off PPI for 2 weeks. Continue pantoprazole BID. Repeat EGD in 8 weeks. Resume aspirin
+    81 mg after the repeat EGD shows healing. Avoid NSAIDs.""",
+    # aspirin stopped
+    """Start bismuth quadruple therapy for 14 days. Urea breath test 4 weeks after therapy,
+    off PPI for 2 weeks. Continue pantoprazole BID. Repeat EGD in 8 weeks. Stop aspirin.
+    Avoid NSAIDs.""",
+    # no repeat endoscopy
+    """Start bismuth quadruple therapy for 14 days. Urea breath test 4 weeks after therapy,
+    off PPI for 2 weeks. Continue pantoprazole BID. No repeat EGD needed. Resume aspirin
+    81 mg now. Avoid NSAIDs.""",
+    # PPI stopped after the antibiotics
+    """Start bismuth quadruple therapy for 14 days. Urea breath test 4 weeks after therapy,
+    off PPI for 2 weeks. Stop pantoprazole once the antibiotics are finished. Repeat EGD in
+    8 weeks. Resume aspirin 81 mg now. Avoid NSAIDs.""",
+    # hedged regimen
+    """Consider bismuth quadruple therapy for 14 days. Urea breath test 4 weeks after therapy,
+    off PPI for 2 weeks. Continue pantoprazole BID. Repeat EGD in 8 weeks. Resume aspirin
+    81 mg now. Avoid NSAIDs.""",
+    # NSAID allowed back
+    """Start bismuth quadruple therapy for 14 days. Urea breath test 4 weeks after therapy,
+    off PPI for 2 weeks. Continue pantoprazole BID. Repeat EGD in 8 weeks. Resume aspirin
+    81 mg now. Naproxen can be restarted once the ulcer has healed.""",
+    # repeat EGD far too late
+    """Start bismuth quadruple therapy for 14 days. Urea breath test 4 weeks after therapy,
+    off PPI for 2 weeks. Continue pantoprazole BID. Repeat EGD in 6 months. Resume aspirin
+    81 mg now. Avoid NSAIDs.""",
+]
+STUFFED = """Start bismuth quadruple therapy for 14 days and for 7 days. Clarithromycin triple
+therapy. Urea breath test in 4 weeks and 1 week, serology, off PPI 2 weeks. Continue
+pantoprazole. Stop pantoprazole. Repeat EGD in 8 weeks. No repeat EGD needed. Resume aspirin
+81 mg. Stop aspirin. Avoid NSAIDs. Resume naproxen."""
+
+
+@pytest.mark.parametrize("note", CORRECT)
+def test_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert set(verdicts) == NOTE_CHECKS
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize("note", WRONG)
+def test_wrong_notes_fail(note):
+    assert not all(grade_note(TASK, note).values())
+
+
+def test_keyword_stuffing_fails_every_decision():
+    verdicts = grade_note(TASK, STUFFED)
+    assert not any(verdicts.values()), verdicts
+
+
+def test_oracle_note_passes_on_a_variant():
+    from tests.tasks.helpers import oracle_note
+    assert all(grade_note(TASK, oracle_note(TASK, 3), variant=3).values())
+
+
+MED = "fhir_medication_request_create"
+SR = "fhir_service_request_create"
+
+
+def _rx(code: str, dose: float, unit: str, per_day: int, days: int | None = 14) -> dict:
+    arguments = {"patient": "{patient_id}", "medication_code": code, "dose_value": dose,
+                 "dose_unit": unit, "route": "oral", "frequency": per_day,
+                 "period_unit": "day"}
+    if days:
+        arguments["duration_days"] = days
+    return {"tool": MED, "arguments": arguments}
+
+
+BISMUTH, TETRACYCLINE, METRONIDAZOLE = (_rx("308761", 524, "mg", 4), _rx("198252", 500, "mg", 4),
+                                        _rx("311681", 500, "mg", 3))
+
+
+def test_bismuth_quadruple_components_pass_in_any_unit():
+    assert run_actions(TASK, [BISMUTH, TETRACYCLINE, METRONIDAZOLE])["eradication_prescribed"]
+    tablets = _rx("308761", 2, "tablet", 4)
+    qid_metronidazole = _rx("311681", 500, "mg", 4)
+    assert run_actions(TASK, [tablets, TETRACYCLINE, qid_metronidazole])["eradication_prescribed"]
+
+
+@pytest.mark.parametrize("actions", [
+    [BISMUTH, TETRACYCLINE],                                             # metronidazole missing
+    [BISMUTH, TETRACYCLINE, _rx("311681", 500, "mg", 3, days=10)],       # 10 days
+    [BISMUTH, _rx("198252", 500, "mg", 2), METRONIDAZOLE],               # tetracycline BID
+    [BISMUTH, TETRACYCLINE, _rx("311681", 500, "mg", 3, days=None)],     # no duration
+    [BISMUTH, TETRACYCLINE, METRONIDAZOLE, _rx("308194", 875, "mg", 2)],  # amoxicillin (allergy)
+    [BISMUTH, TETRACYCLINE, METRONIDAZOLE, _rx("198014", 500, "mg", 2)],  # naproxen
+], ids=["incomplete", "10_days", "tetracycline_bid", "no_duration", "amoxicillin", "nsaid"])
+def test_wrong_regimens_fail(actions):
+    assert not run_actions(TASK, actions)["eradication_prescribed"]
+
+
+def _order(code: str, system: str, category: str, occurrence: str | None = None) -> dict:
+    arguments = {"patient": "{patient_id}", "code": code, "system": system,
+                 "category": category}
+    if occurrence:
+        arguments["occurrence"] = occurrence
+    return {"tool": SR, "arguments": arguments}
+
+
+def test_followup_orders_and_their_dates():
+    v = values(TASK)
+    egd = _order("43239", "cpt", "procedure", v["repeat_egd_date"])
+    assert run_actions(TASK, [_order("29891-9", "loinc", "laboratory"), egd])[
+        "followup_tests_ordered"]
+    assert run_actions(TASK, [_order("17780-8", "loinc", "laboratory"),
+                              _order("43235", "cpt", "procedure")])["followup_tests_ordered"]
+    early = _order("83013", "cpt", "laboratory", v["today"])  # breath test during therapy
+    assert not run_actions(TASK, [early, egd])["followup_tests_ordered"]
+    late_egd = _order("43239", "cpt", "procedure", "2027-01-15")
+    assert not run_actions(TASK, [_order("29891-9", "loinc", "laboratory"), late_egd])[
+        "followup_tests_ordered"]
+    assert not run_actions(TASK, [_order("29891-9", "loinc", "laboratory")])[
+        "followup_tests_ordered"]
