@@ -12,7 +12,7 @@ import hashlib
 import json
 import marshal
 import pickle
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -85,25 +85,40 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def build_base_store(patients: int = 500, seed: int = 0, extra: Iterable[dict] = (), *,
-                     now: datetime = DEFAULT_NOW, lookalikes: Sequence[Story] = (),
-                     use_cache: bool = True) -> BaseStore:
-    """The embedded EHR's immutable base: roster + population + ``extra``, cached on disk."""
-    extra = list(extra)
-    key = cache_key(
-        patients=patients, seed=seed, now=now.isoformat(),
-        lookalikes=[story.model_dump_json() for story in lookalikes],
-        extra=hashlib.sha256("\n".join(_dumps(r) for r in extra).encode()).hexdigest())
+def build_base_store(patients: int = 500, seed: int = 0,
+                     extra: Iterable[dict] | Callable[[], Iterable[dict]] = (), *,
+                     now: datetime = DEFAULT_NOW,
+                     lookalikes: Sequence[Story] | Callable[[], Sequence[Story]] = (),
+                     use_cache: bool = True, content_key: str | None = None) -> BaseStore:
+    """The embedded EHR's immutable base: roster + population + ``extra``, cached on disk.
+
+    With ``content_key`` (a digest of whatever ``extra`` and ``lookalikes`` are made from),
+    they may be zero-argument callables, called only when the cache holds no store for the key,
+    so a cached start does not generate them just to hash them.
+    """
+    if content_key is None:
+        extra, lookalikes = list(_made(extra)), list(_made(lookalikes))
+        content: dict[str, Any] = {
+            "lookalikes": [story.model_dump_json() for story in lookalikes],
+            "extra": hashlib.sha256("\n".join(_dumps(r) for r in extra).encode()).hexdigest()}
+    else:
+        content = {"content": content_key}
+    key = cache_key(patients=patients, seed=seed, now=now.isoformat(), **content)
     with _gc_paused():
         cached = _unpickle(load_blob(key)) if use_cache else None
         if cached is not None:
             return cached
-        resources = population_resources(patients, seed, extra, now=now, lookalikes=lookalikes)
+        resources = population_resources(patients, seed, list(_made(extra)), now=now,
+                                         lookalikes=list(_made(lookalikes)))
         store = BaseStore.from_resources(resources)
         store.warm()
         if use_cache:
             store_blob(key, _snapshot(store, resources))
     return store
+
+
+def _made(value: Any) -> Any:
+    return value() if callable(value) else value
 
 
 def _snapshot(store: BaseStore, resources: list[dict[str, Any]]) -> bytes:

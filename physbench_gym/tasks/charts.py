@@ -8,10 +8,12 @@ variant's chart is generated on first use and added as an immutable layer over t
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 import warnings
 from functools import cache, lru_cache
 
+from physbench_gym._resources import data_dir
 from physbench_gym.errors import TaskSpecError
 from physbench_gym.fhir.store import BaseStore
 from physbench_gym.synth.chart import generate_chart
@@ -50,14 +52,34 @@ def _canonical_charts() -> tuple[list[TaskInstance], list[dict]]:
 def base_store(background_patients: int = DEFAULT_BACKGROUND_PATIENTS) -> BaseStore:
     """Roster, background population and every task's canonical chart (one per process).
 
-    The base never changes, so once built it is moved out of the cyclic garbage collector's
-    reach (``gc.freeze``): collections then cost what the episodes allocate, not the EHR.
+    The disk cache is keyed by the task specs and graders (and, inside the synth layer, by
+    the generator's sources and terminology), so a cached start generates no chart. The base
+    never changes, so once built it is moved out of the cyclic garbage collector's reach
+    (``gc.freeze``): collections then cost what the episodes allocate, not the EHR.
     """
-    instances, charts = _canonical_charts()
-    store = build_base_store(patients=background_patients, seed=0, extra=charts,
-                             lookalikes=[instance.story for instance in instances])
+    charts: dict[str, tuple[list[TaskInstance], list[dict]]] = {}
+
+    def canonical() -> tuple[list[TaskInstance], list[dict]]:
+        if not charts:
+            charts["all"] = _canonical_charts()
+        return charts["all"]
+
+    store = build_base_store(
+        patients=background_patients, seed=0, extra=lambda: canonical()[1],
+        lookalikes=lambda: [instance.story for instance in canonical()[0]],
+        content_key=_tasks_fingerprint())
     gc.freeze()
     return store
+
+
+def _tasks_fingerprint() -> str:
+    """A digest of every task spec and grader file, which the canonical charts derive from."""
+    digest = hashlib.sha256()
+    for folder, pattern in (("task_specs", "*/*.yaml"), ("graders", "*.py")):
+        for path in sorted(data_dir(folder).glob(pattern)):
+            digest.update(f"{folder}/{path.relative_to(data_dir(folder))}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=64)
