@@ -9,7 +9,16 @@ import numpy as np
 
 from physbench_gym.ehr import EmbeddedEHR, EpisodeEHR, RemoteEHR
 from physbench_gym.errors import PhysBenchError
-from physbench_gym.grading.core import FILE, FINISH, READ, WRITE, GradingContext, Judge
+from physbench_gym.grading.core import (
+    FILE,
+    FINISH,
+    READ,
+    WRITE,
+    GradingContext,
+    Judge,
+    read_of,
+    write_of,
+)
 from physbench_gym.grading.engine import CheckpointEngine, instance_checkpoints
 from physbench_gym.spaces import (
     ActionError,
@@ -170,9 +179,9 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
         result = self._run(action)
         self._trajectory.append(result)
         self._grading.new_step()
-        self._grading.record(result)
+        seen_types = self._grading.record(result)
         self._grading.files = self._workspace.files()
-        self._engine.update(self._grading, _events(result))
+        self._engine.update(self._grading, _events(result, seen_types))
         terminated = result.terminal
         truncated = not terminated and self._steps >= self._max_steps
         if terminated or truncated:
@@ -267,12 +276,14 @@ def brief(instance: TaskInstance) -> str:
     )
 
 
-def _events(result: ToolResult) -> set[str]:
-    events = set()
-    if result.returned:
+def _events(result: ToolResult, seen_types: set[str]) -> set[str]:
+    """What a step did, for the checkpoints it can change (``read:<type>`` etc. name the type)."""
+    events = {read_of(resource_type) for resource_type in seen_types}
+    if seen_types:
         events.add(READ)
     if result.written:
         events.add(WRITE)
+        events.update(write_of(str(resource.get("resourceType"))) for resource in result.written)
     if result.files:
         events.add(FILE)
     if result.terminal:

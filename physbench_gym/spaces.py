@@ -44,8 +44,8 @@ def to_observation(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
 
 def _plainly_printable(text: str) -> bool:
     """A fast exact check for the common case: printable ASCII with line breaks and tabs."""
-    return text.isascii() and text.replace("\n", "").replace("\t", "").replace(
-        "\r", "").isprintable()
+    return text.isascii() and (text.isprintable() or text.replace("\n", "").replace(
+        "\t", "").replace("\r", "").isprintable())
 
 
 def _escape(char: str) -> str:

@@ -77,6 +77,29 @@ def test_sparse_and_binary_rewards_only_at_the_end(mode):
     environment.close()
 
 
+def test_a_step_regrades_only_the_checkpoints_its_resource_types_can_change(env):
+    env.reset(seed=0)
+    unevaluated = "not yet evaluated"
+    oracle = env.unwrapped.oracle_actions()
+    order = next(a for a in oracle if a["tool"] == "fhir_service_request_create")
+    patient = env.unwrapped.instance.patient_id
+
+    def reasons(action):
+        info = env.step(action)[4]
+        return {k: v["reason"] for k, v in info["checkpoints"].items()}
+
+    after = reasons({"tool": "fhir_condition_search_problems", "arguments": {"patient": patient}})
+    assert all(reason == unevaluated for reason in after.values())
+    after = reasons({"tool": "fhir_observation_search_labs", "arguments": {"patient": patient}})
+    assert after["tsh_trend_retrieved"] != unevaluated
+    assert after["current_dose_retrieved"] == unevaluated
+    after = reasons(order)
+    assert after["tsh_recheck_ordered"].startswith("ordered")
+    assert after["new_dose_prescribed"] == unevaluated
+    after = reasons({"tool": "finish", "arguments": {"summary": "done"}})
+    assert unevaluated not in after.values()
+
+
 def test_wrong_dose_order_fails_the_action_checkpoint(env):
     env.reset(seed=0)
     actions = env.unwrapped.oracle_actions()

@@ -180,16 +180,25 @@ class FhirClient:
 
     def search(self, resource_type: str, params: Params = None) -> JsonObject:
         """Search one resource type and return the searchset Bundle (first page)."""
-        return _checked(self.request("GET", _type(resource_type), params))
+        return self.search_page(resource_type, params).body or {}
+
+    def search_page(self, resource_type: str, params: Params = None) -> FhirResponse:
+        """Like ``search``, but the whole response (in-process answers carry ``stored``)."""
+        return _checked_response(self.request("GET", _type(resource_type), params))
 
     def next_page(self, bundle: Mapping[str, Any]) -> JsonObject | None:
         """Fetch the page after ``bundle`` through its ``next`` link, or None on the last page."""
+        following = self.following_page(bundle)
+        return None if following is None else following.body or {}
+
+    def following_page(self, bundle: Mapping[str, Any]) -> FhirResponse | None:
+        """Like ``next_page``, but the whole response."""
         link = next((item.get("url") for item in bundle.get("link", []) or []
                      if item.get("relation") == "next"), None)
         if not link:
             return None
         path, query = self._split_link(link)
-        return _checked(self.request("GET", path, query))
+        return _checked_response(self.request("GET", path, query))
 
     def search_all(self, resource_type: str, params: Params = None, *,
                    max_pages: int = 100) -> list[JsonObject]:
@@ -316,11 +325,15 @@ def _query(params: Params) -> tuple[tuple[str, str], ...]:
 
 
 def _checked(response: FhirResponse, *, allow_empty: bool = False) -> JsonObject:
+    return _checked_response(response, allow_empty=allow_empty).body or {}
+
+
+def _checked_response(response: FhirResponse, *, allow_empty: bool = False) -> FhirResponse:
     if not response.ok:
         raise FhirError(response.status, response.body)
-    if response.body is None and not allow_empty:
+    if response.head() is None and not allow_empty:
         raise FhirError(response.status, None, f"HTTP {response.status} with no JSON body")
-    return response.body or {}
+    return response
 
 
 def _type(resource_type: object) -> str:

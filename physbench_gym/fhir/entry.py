@@ -2,22 +2,25 @@
 
 Every read decodes a fresh copy of the blob, so nothing a caller holds can reach what is
 stored; the normalised values each search parameter sees are computed once per entry and kept,
-and the sort key a ``_sort`` reads is derived from them without decoding the resource.
+and the sort key a ``_sort`` reads is derived from them without decoding the resource. A stored
+version never changes, so anything computed from it alone (such as the text an agent is shown)
+can be kept with it too (:meth:`Entry.derived`).
 """
 
 from __future__ import annotations
 
 import json
 import marshal
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from operator import attrgetter, itemgetter
-from typing import Any
+from typing import Any, TypeVar
 
 from physbench_gym.fhir.search_params import SearchParam
 from physbench_gym.fhir.values import INF, normalized
 
 JsonObject = dict[str, Any]
 SortSpec = list[tuple[SearchParam, bool]]
+T = TypeVar("T")
 _BY_ID = attrgetter("id")
 _FIRST = itemgetter(0)
 
@@ -30,7 +33,7 @@ class Entry:
     """
 
     __slots__ = ("resource_type", "id", "key", "version_id", "last_updated", "_blob",
-                 "_values")
+                 "_values", "_derived")
 
     def __init__(self, resource: JsonObject) -> None:
         clean = json.loads(json.dumps(resource))
@@ -43,6 +46,7 @@ class Entry:
         self.last_updated: str | None = updated if isinstance(updated, str) else None
         self._blob = marshal.dumps(clean)
         self._values: dict[str, tuple[Any, ...]] | None = None
+        self._derived: dict[Callable[[JsonObject], Any], Any] | None = None
 
     @property
     def resource(self) -> JsonObject:
@@ -52,6 +56,21 @@ class Entry:
     def copy(self) -> JsonObject:
         """A fresh, independent copy of the resource for a response."""
         return marshal.loads(self._blob)
+
+    def derived(self, compute: Callable[[JsonObject], T]) -> T:
+        """``compute(resource)`` for this version, computed on first use and then kept.
+
+        ``compute`` must be a pure function of the resource, and its result immutable (a
+        string, a tuple): every caller asking for it gets the same object.
+        """
+        cache = self._derived
+        if cache is None:
+            cache = self._derived = {}
+        try:
+            return cache[compute]
+        except KeyError:
+            found = cache[compute] = compute(marshal.loads(self._blob))
+            return found
 
     def values(self, param: SearchParam) -> tuple[Any, ...]:
         """The normalised values of ``param`` in this resource (computed once)."""
@@ -94,6 +113,7 @@ class Entry:
         (self.resource_type, self.id, self.version_id, self.last_updated, self._blob,
          self._values) = state
         self.key = f"{self.resource_type}/{self.id}"
+        self._derived = None
 
 
 def sort_value(values: tuple[Any, ...], kind: str, descending: bool) -> Any:

@@ -8,6 +8,7 @@ answers with a :class:`FhirResponse` (errors are OperationOutcomes, never except
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
@@ -16,7 +17,16 @@ from physbench_gym.fhir.capability import capability_statement
 from physbench_gym.fhir.clock import IdSource, SimulatedClock, format_instant
 from physbench_gym.fhir.messages import FhirRequest, FhirResponse
 from physbench_gym.fhir.operation_outcome import OperationFailed, make_issue, make_outcome
-from physbench_gym.fhir.results import bundle, everything, find, included, page_of
+from physbench_gym.fhir.results import (
+    bundle,
+    bundle_entries,
+    bundle_head,
+    everything,
+    find,
+    included,
+    page_of,
+    shows_as_stored,
+)
 from physbench_gym.fhir.search import JSON_FORMATS, parse_query
 from physbench_gym.fhir.search_params import RESOURCE_TYPES
 from physbench_gym.fhir.store import Entry, StoreView
@@ -126,9 +136,14 @@ class FhirServer:
         query = parse_query(rtype, pairs, default_count=self.default_count,
                             max_count=self.max_count)
         matches = find(self.store, query)
-        extra = included(self.store, query, page_of(query, matches))
-        return FhirResponse(200, bundle(query, matches, extra, base_url, path),
-                            dict(JSON_HEADERS))
+        head = bundle_head(query, len(matches), base_url, path)
+        if query.summary == "count":
+            return FhirResponse(200, head, dict(JSON_HEADERS))
+        page = page_of(query, matches)
+        extra = included(self.store, query, page)
+        stored = (*page, *extra) if shows_as_stored(query) else None
+        return FhirResponse(200, head, dict(JSON_HEADERS), stored,
+                            partial(bundle_entries, query, page, extra, base_url))
 
     def _read(self, rtype: str, id: str, base_url: str) -> FhirResponse:
         entry = self.store.entry(rtype, id)

@@ -162,23 +162,39 @@ def bundle(
     query: SearchQuery, matches: list[Entry], extra: Iterable[Entry], base_url: str, path: str
 ) -> JsonObject:
     """The searchset Bundle of one page, with total and self/next/previous links."""
-    page = _page_bounds(query, len(matches))
+    result = bundle_head(query, len(matches), base_url, path)
+    if query.summary != "count":
+        entries = bundle_entries(query, page_of(query, matches), extra, base_url)
+        if entries:
+            result["entry"] = entries
+    return result
+
+
+def bundle_head(query: SearchQuery, total: int, base_url: str, path: str) -> JsonObject:
+    """A searchset Bundle without its entries: type, total and self/next/previous links."""
     result: JsonObject = {"resourceType": "Bundle", "type": "searchset"}
     if query.total != "none" or query.summary == "count":
-        result["total"] = len(matches)
-    result["link"] = _links(query, len(matches), page, f"{base_url}/{path}")
-    if query.summary == "count":
-        return result
+        result["total"] = total
+    result["link"] = _links(query, total, _page_bounds(query, total), f"{base_url}/{path}")
+    return result
+
+
+def bundle_entries(query: SearchQuery, page: list[Entry], extra: Iterable[Entry],
+                   base_url: str) -> list[JsonObject]:
+    """The ``Bundle.entry`` list of a page of matches and their included resources."""
     prefix = f"{base_url}/"
-    shaped = query.elements is not None or query.summary in ("data", "text")
+    shaped = not shows_as_stored(query)
     entries = [{"fullUrl": prefix + e.key,
                 "resource": _shaped(e.copy(), query) if shaped else e.copy(),
-                "search": {"mode": "match"}} for e in matches[page[0]:page[1]]]
+                "search": {"mode": "match"}} for e in page]
     entries += [{"fullUrl": prefix + e.key, "resource": e.copy(), "search": {"mode": "include"}}
                 for e in extra]
-    if entries:
-        result["entry"] = entries
-    return result
+    return entries
+
+
+def shows_as_stored(query: SearchQuery) -> bool:
+    """True when the search's Bundle carries each resource exactly as stored (not shaped)."""
+    return query.elements is None and query.summary not in ("data", "text", "count")
 
 
 def page_of(query: SearchQuery, matches: list[Entry]) -> list[Entry]:

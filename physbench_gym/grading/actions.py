@@ -6,7 +6,14 @@ from typing import Any
 
 from pydantic import Field
 
-from physbench_gym.grading.core import WRITE, Args, CheckpointResult, GradingContext, primitive
+from physbench_gym.grading.core import (
+    WRITE,
+    Args,
+    CheckpointResult,
+    GradingContext,
+    primitive,
+    write_of,
+)
 from physbench_gym.grading.resources import (
     codings,
     dose,
@@ -67,6 +74,15 @@ class OrderMatch(Args):
 
     def describe(self) -> str:
         return self.label or f"{self.resource_type} {' / '.join(self.codes or self.text_contains)}"
+
+    def bind(self, where: str = "grader") -> OrderMatch:
+        """Nothing to build; binding gives the check its own trigger (see ``triggers``)."""
+        return self
+
+    @property
+    def triggers(self) -> frozenset[str]:
+        """Only a step that writes resources of this type can change the verdict."""
+        return frozenset({write_of(self.resource_type)})
 
 
 class OrderedArgs(OrderMatch):

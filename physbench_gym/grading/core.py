@@ -24,6 +24,16 @@ READ, WRITE, FILE, FINISH = "read", "write", "file", "finish"
 ALL_EVENTS = frozenset({READ, WRITE, FILE, FINISH})
 
 
+def read_of(resource_type: str) -> str:
+    """The event of a step that showed the agent resources of ``resource_type`` (a READ too)."""
+    return f"{READ}:{resource_type}"
+
+
+def write_of(resource_type: str) -> str:
+    """The event of a step that wrote resources of ``resource_type`` (a WRITE too)."""
+    return f"{WRITE}:{resource_type}"
+
+
 @dataclass(frozen=True)
 class CheckpointResult:
     """A verdict with the reason a person can check, and which grader decided it."""
@@ -46,35 +56,28 @@ class StepRecord(Protocol):
 
     tool: str
     ok: bool
-    returned: list[dict[str, Any]]
+    returned: Sequence[dict[str, Any]]
     written: list[dict[str, Any]]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Returned:
-    """A resource the agent has seen, with what retrieval checks ask of it precomputed."""
+    """What retrieval checks ask of a resource the agent has seen, computed once.
 
-    resource: dict[str, Any]
+    Built once per stored version when the EHR is embedded, and shared by every episode that
+    sees that version.
+    """
+
     patient: str | None
     codes: frozenset[str]
-    _text: str | None = None
+    text: str
+    """The resource's human-readable text, lower case."""
 
     @classmethod
     def of(cls, resource: dict[str, Any]) -> Returned:
         pairs = codings(resource)
         keys = {f"{system}|{code}" for system, code in pairs} | {code for _, code in pairs}
-        return cls(resource, patient_id(resource), frozenset(keys))
-
-    def has_code(self, wanted: Sequence[str]) -> bool:
-        """True if any of ``wanted`` ('system|code' or a bare code) is among the codes."""
-        return not self.codes.isdisjoint(wanted)
-
-    @property
-    def text(self) -> str:
-        """The resource's human-readable text, lower case (decoded once)."""
-        if self._text is None:
-            self._text = text_of(self.resource).lower()
-        return self._text
+        return cls(patient_id(resource), frozenset(keys), text_of(resource).lower())
 
 
 @dataclass
@@ -91,14 +94,37 @@ class GradingContext:
     returned: dict[str, dict[str, Returned]] = field(default_factory=dict)
     judge: Judge | None = None
     _written: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
+    _by_code: dict[tuple[str, str], dict[str, Returned]] = field(default_factory=dict,
+                                                                 repr=False)
 
-    def record(self, step: StepRecord) -> None:
-        """Remember what a step returned to the agent (type -> id -> resource), once each."""
-        for resource in getattr(step, "returned", None) or []:
-            by_id = self.returned.setdefault(str(resource.get("resourceType")), {})
-            key = str(resource.get("id"))
-            if key not in by_id:
-                by_id[key] = Returned.of(resource)
+    def record(self, step: StepRecord) -> set[str]:
+        """Remember what a step showed the agent (type -> id), once each; return its types.
+
+        When the step names the stored versions it showed (the embedded EHR), each version's
+        summary is built once and shared by every episode that sees it, without a copy.
+        """
+        stored = getattr(step, "stored", None)
+        if stored is not None:
+            seen = [(v.resource_type, v.id, v, None) for v in stored]
+        else:
+            seen = [(str(r.get("resourceType")), str(r.get("id")), None, r)
+                    for r in getattr(step, "returned", None) or []]
+        for resource_type, resource_id, version, resource in seen:
+            by_id = self.returned.setdefault(resource_type, {})
+            if resource_id not in by_id:
+                item = by_id[resource_id] = (version.derived(Returned.of) if version is not None
+                                             else Returned.of(resource))
+                for code in item.codes:
+                    self._by_code.setdefault((resource_type, code), {})[resource_id] = item
+        return {resource_type for resource_type, *_ in seen}
+
+    def returned_with_code(self, resource_type: str, codes: Sequence[str]
+                           ) -> dict[str, Returned]:
+        """Seen resources of a type having any of ``codes`` ('system|code' or a bare code)."""
+        found: dict[str, Returned] = {}
+        for code in codes:
+            found.update(self._by_code.get((resource_type, code), {}))
+        return found
 
     def note(self) -> str | None:
         """The deliverable note's text, or None if it was not written."""

@@ -10,7 +10,6 @@ from typing import Any
 from physbench_gym.errors import InfrastructureError
 from physbench_gym.fhir.errors import FhirError, FhirTransportError
 from physbench_gym.grading.core import (
-    ALL_EVENTS,
     CheckpointResult,
     Grader,
     GradingContext,
@@ -57,12 +56,13 @@ class CheckpointEngine:
     def update(self, ctx: GradingContext, events: set[str] | frozenset[str]) -> None:
         """Re-run the graders that any of ``events`` can affect."""
         for checkpoint in self.checkpoints:
-            if checkpoint.grader.triggers & events:
+            if not checkpoint.grader.triggers.isdisjoint(events):
                 self._results[checkpoint.id] = _safe_check(checkpoint.grader, ctx)
 
     def finalize(self, ctx: GradingContext) -> None:
         """Re-run every grader once at the end of the episode."""
-        self.update(ctx, ALL_EVENTS)
+        for checkpoint in self.checkpoints:
+            self._results[checkpoint.id] = _safe_check(checkpoint.grader, ctx)
 
     def potential(self) -> float:
         """Weighted fraction of checkpoints passed (the shaping potential)."""

@@ -11,6 +11,7 @@ from physbench_gym.grading.core import (
     GradingContext,
     Returned,
     primitive,
+    read_of,
 )
 
 
@@ -22,11 +23,21 @@ class RetrievedArgs(Args):
     min_count: int = Field(default=1, ge=1, description="Distinct matching resources needed.")
     label: str = Field(default="", description="What the evidence is, for the reason text.")
 
+    def bind(self, where: str = "grader") -> RetrievedArgs:
+        """Nothing to build; binding gives the check its own trigger (see ``triggers``)."""
+        return self
+
+    @property
+    def triggers(self) -> frozenset[str]:
+        """Only a step that shows resources of this type can change the verdict."""
+        return frozenset({read_of(self.resource_type)})
+
 
 @primitive("retrieved", RetrievedArgs, {READ})
 def retrieved(ctx: GradingContext, args: RetrievedArgs) -> CheckpointResult:
     """The agent's tool calls returned the patient's resources matching type, code and text."""
-    candidates = ctx.returned.get(args.resource_type, {})
+    candidates = (ctx.returned_with_code(args.resource_type, args.codes) if args.codes
+                  else ctx.returned.get(args.resource_type, {}))
     seen = [rid for rid, seen_item in candidates.items()
             if _relevant(seen_item, ctx.patient_id, args)]
     what = args.label or f"{args.resource_type} {' / '.join(args.codes or args.text_contains)}"
@@ -36,7 +47,7 @@ def retrieved(ctx: GradingContext, args: RetrievedArgs) -> CheckpointResult:
 
 
 def _relevant(item: Returned, patient: str, args: RetrievedArgs) -> bool:
-    if item.patient != patient or (args.codes and not item.has_code(args.codes)):
+    if item.patient != patient:
         return False
     return not args.text_contains or any(
         phrase.lower() in item.text for phrase in args.text_contains)

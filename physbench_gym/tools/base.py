@@ -12,7 +12,7 @@ import difflib
 import functools
 import inspect
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -45,6 +45,31 @@ class ToolContext:
     now: datetime
 
 
+class StoredCopies(Sequence[JsonDict]):
+    """The resources of stored versions, each decoded to a fresh dict on first access."""
+
+    def __init__(self, versions: Sequence[Any]) -> None:
+        self._versions = tuple(versions)
+        self._copies: dict[int, JsonDict] = {}
+
+    def __len__(self) -> int:
+        return len(self._versions)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        position = range(len(self))[index]
+        if position not in self._copies:
+            self._copies[position] = self._versions[position].copy()
+        return self._copies[position]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 @dataclass
 class ToolResult:
     """The outcome of one tool call, as the env and the graders see it."""
@@ -54,11 +79,13 @@ class ToolResult:
     tool: str
     arguments: JsonDict
     status: int | None = None
-    returned: list[JsonDict] = field(default_factory=list)
+    returned: Sequence[JsonDict] = field(default_factory=list)
     written: list[JsonDict] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     terminal: bool = False
     error: str | None = None
+    stored: tuple[Any, ...] | None = None
+    """The embedded EHR's stored versions behind ``returned``, in order (else None)."""
 
 
 @dataclass
@@ -67,10 +94,11 @@ class ToolOutput:
 
     text: str
     status: int | None = None
-    returned: list[JsonDict] = field(default_factory=list)
+    returned: Sequence[JsonDict] = field(default_factory=list)
     written: list[JsonDict] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     terminal: bool = False
+    stored: tuple[Any, ...] | None = None
 
 
 class ToolError(Exception):
@@ -174,7 +202,7 @@ def _execute(found: Tool, args: BaseModel, parsed: JsonDict, ctx: ToolContext) -
         return _failure(found.name, parsed, f"Error: {exc}")
     return ToolResult(ok=True, text=output.text, tool=found.name, arguments=parsed,
                       status=output.status, returned=output.returned, written=output.written,
-                      files=output.files, terminal=output.terminal)
+                      files=output.files, terminal=output.terminal, stored=output.stored)
 
 
 def _failure(name: str, arguments: JsonDict, text: str, status: int | None = None) -> ToolResult:

@@ -76,25 +76,29 @@ def _attachment(value: JsonDict) -> JsonDict:
     return shown
 
 
+def agent_view(resource: JsonDict) -> str:
+    """The compact JSON of a resource's clinical view: what the agent is shown of it."""
+    return compact_json(clinical_view(resource))
+
+
 def render_resource(resource: JsonDict) -> str:
     """One resource as compact JSON, bounded in size."""
-    return bounded(compact_json(clinical_view(resource)),
-                   "the resource is too long to show in full")
+    return bounded(agent_view(resource), "the resource is too long to show in full")
 
 
-def render_search(resource_type: str, resources: list[JsonDict], total: int | None,
+def render_search(resource_type: str, views: list[str], total: int | None,
                   pages: int, more: bool,
                   limit: int = MAX_OBSERVATION_CHARS) -> tuple[str, int]:
     """A search answer: counts, a paging note and as many whole resources as fit in ``limit``.
 
-    Returns the text and how many of ``resources`` (from the first) it shows, so that only
-    what the agent actually saw counts as retrieved.
+    ``views`` are the found resources' ``agent_view`` texts. Returns the text and how many of
+    them (from the first) it shows, so that only what the agent actually saw counts as
+    retrieved.
     """
     head: JsonDict = {"resourceType": resource_type, "total": total,
-                      "returned": len(resources), "pages": pages}
+                      "returned": len(views), "pages": pages}
     if more:
         head["more"] = "more results exist: raise page_limit or count, or narrow the search"
-    views = [compact_json(clinical_view(item)) for item in resources]
     text = _assemble(head, views)
     if len(text) <= limit:
         return text, len(views)

@@ -3,6 +3,7 @@ deterministic clock and id source."""
 
 from __future__ import annotations
 
+import pickle
 from datetime import datetime, timezone
 
 import pytest
@@ -111,3 +112,35 @@ def test_same_seed_and_requests_give_identical_episodes() -> None:
             server.handle(FhirRequest("POST", "Patient", body=NEW_PATIENT))
         bodies.append(server.store.written())
     assert bodies[0] == bodies[1]
+
+
+def test_derived_values_are_computed_once_per_version_and_not_pickled() -> None:
+    base = new_base()
+    entry = base.fork().entry("Patient", "p1")
+    calls = []
+
+    def family(resource: dict) -> str:
+        calls.append(resource["id"])
+        return resource["name"][0]["family"]
+
+    assert entry.derived(family) == "Müller" and entry.derived(family) == "Müller"
+    assert calls == ["p1"]
+    assert base.fork().entry("Patient", "p1") is entry  # forks share stored versions
+    restored = pickle.loads(pickle.dumps(entry))
+    assert restored.derived(family) == "Müller" and calls == ["p1", "p1"]
+
+
+def test_search_defers_its_entries_until_the_body_is_read() -> None:
+    server = new_server(new_base())
+    response = server.handle(FhirRequest("GET", "Observation", (("_count", "2"),)))
+    head = response.head()
+    assert head is not None and "entry" not in head and head["total"] >= 2
+    assert [version.key for version in response.stored] == [
+        e["fullUrl"].split("/fhir/")[1] for e in response.body["entry"]]
+    assert response.body is head and len(head["entry"]) == 2
+    assert [e["resource"] for e in response.body["entry"]] == [
+        version.resource for version in response.stored]
+    shaped = server.handle(FhirRequest("GET", "Observation", (("_elements", "status"),)))
+    assert shaped.stored is None and "SUBSETTED" in str(shaped.body)
+    counted = server.handle(FhirRequest("GET", "Observation", (("_summary", "count"),)))
+    assert counted.stored is None and "entry" not in counted.body
