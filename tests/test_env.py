@@ -215,3 +215,17 @@ def test_unknown_env_id_suggests():
 def test_every_task_has_an_id():
     for task_id in task_ids():
         assert f"PhysicianBench/{task_id}-v0" in gym.registry
+
+
+def test_every_info_is_new_data(env):
+    _, first = env.reset(seed=0)
+    action = env.unwrapped.oracle_actions()[0]
+    second = env.step(action)[4]
+    third = env.step(action)[4]
+    for earlier, later in ((first, second), (second, third)):
+        assert earlier["checkpoints"] is not later["checkpoints"]
+        assert earlier["capabilities"] is not later["capabilities"]
+        for checkpoint, state in earlier["checkpoints"].items():
+            assert state is not later["checkpoints"][checkpoint]
+    second["checkpoints"][next(iter(second["checkpoints"]))]["passed"] = "changed"
+    assert "changed" not in str(env.step(action)[4])

@@ -6,11 +6,18 @@ import json
 
 import gymnasium as gym
 import numpy as np
+import pytest
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import physbench_gym  # noqa: F401
+from physbench_gym.spaces import (
+    MAX_OBSERVATION_CHARS,
+    OBSERVATION_CHARSET,
+    observation_space,
+    to_observation,
+)
 from physbench_gym.tasks.charts import store_for
 
 TASK = "thyroid_medication_management"
@@ -92,3 +99,20 @@ def test_sync_vector_env_matches():
     totals, terminated, _ = _oracle_rollout(venv, [0, 1])
     venv.close()
     assert terminated.all() and np.allclose(totals, 1.0)
+
+
+@pytest.mark.parametrize("text", [
+    "plain {\"json\":[1,2]}\n\ttabs\r\x0b\x0c", "é ü 中文 😀", "bell\x07 nul\x00 del\x7f esc\x1b",
+    "x" * 20_000, "",
+])
+def test_observations_escape_what_the_space_cannot_hold_and_keep_the_rest(text):
+    space = observation_space()
+    observation = to_observation(text)
+    assert space.contains(observation)
+    if all(char in OBSERVATION_CHARSET for char in text) and len(text) <= MAX_OBSERVATION_CHARS:
+        assert observation == text
+    else:
+        assert observation != text
+    for char in "\x07\x00\x7f\x1b😀":
+        if char in text:
+            assert char not in observation and f"{ord(char):04x}" in observation

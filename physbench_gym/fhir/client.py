@@ -62,6 +62,8 @@ class InProcessTransport:
             if not path.startswith(self.base_url + "/"):
                 raise FhirTransportError(f"{path} is not below this server's base {self.base_url}")
             path = unquote(path[len(self.base_url) + 1:])
+        elif request.base_url:
+            return self._handler(request)
         return self._handler(FhirRequest(
             method=request.method, path=path, query=request.query, body=request.body,
             headers=request.headers, base_url=request.base_url or self.base_url))
@@ -176,7 +178,8 @@ class FhirClient:
         if isinstance(body, dict) and method in ("POST", "PUT") and "$" not in path:
             body = self._tagged(body, path)
         return self.transport.send(FhirRequest(method=method, path=path, query=query, body=body,
-                                               headers=dict(headers or {})))
+                                               headers=dict(headers or {}),
+                                               base_url=self.transport.base_url))
 
     def search(self, resource_type: str, params: Params = None) -> JsonObject:
         """Search one resource type and return the searchset Bundle (first page)."""
@@ -321,7 +324,7 @@ def _query(params: Params) -> tuple[tuple[str, str], ...]:
             values = value if isinstance(value, (list, tuple)) else [value]
             pairs.extend((str(name), str(item)) for item in values)
         return tuple(pairs)
-    return tuple((str(name), str(value)) for name, value in params)
+    return tuple([(str(name), str(value)) for name, value in params])
 
 
 def _checked(response: FhirResponse, *, allow_empty: bool = False) -> JsonObject:

@@ -113,6 +113,10 @@ class Layer:
         Agent searches are nearly always about one patient, so this answers patient + code
         without intersecting the patient's postings with every patient's.
         """
+        asked = (resource_type, scope.name, scope_key, param.name)
+        found = self._scoped.get(asked)
+        if found is not None:
+            return found
         scope_key = self._canonical(resource_type, scope, scope_key)
         found = self._scoped.get((resource_type, scope.name, scope_key, param.name))
         if found is None:
@@ -128,6 +132,8 @@ class Layer:
                 found[key] = shared.setdefault(group, group)
             with self._lock:
                 self._scoped[(resource_type, scope.name, scope_key, param.name)] = found
+        with self._lock:
+            self._scoped[asked] = found
         return found
 
     def _canonical(self, resource_type: str, scope: SearchParam, key: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from physbench_gym.fhir.operation_outcome import OperationFailed, make_issue
@@ -75,7 +76,7 @@ def _any_of(tests: list[ValueTest]) -> ValueTest:
 
 @dataclass
 class SearchQuery:
-    """A parsed search: criteria plus the result controls."""
+    """A parsed search: criteria plus the result controls (shared once parsed: read only)."""
 
     resource_type: str
     criteria: list[Criterion] = field(default_factory=list)
@@ -106,7 +107,18 @@ def split_values(value: str) -> list[str]:
 def parse_query(
     resource_type: str, pairs: Sequence[tuple[str, str]], *, default_count: int, max_count: int
 ) -> SearchQuery:
-    """Parse a search's query pairs; raises OperationFailed (400) on any invalid part."""
+    """Parse a search's query pairs; raises OperationFailed (400) on any invalid part.
+
+    Agents repeat their searches, so parsed queries are kept (a few thousand): a query is
+    shared by every search that parses to it, and nothing may change it after parsing.
+    """
+    return _parse(resource_type, tuple((name, value) for name, value in pairs),
+                  default_count, max_count)
+
+
+@lru_cache(maxsize=4096)
+def _parse(resource_type: str, pairs: tuple[tuple[str, str], ...], default_count: int,
+           max_count: int) -> SearchQuery:
     params = SEARCH_PARAMS[resource_type]
     query = SearchQuery(resource_type, count=default_count)
     problems: list[OperationFailed] = []

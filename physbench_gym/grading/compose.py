@@ -37,6 +37,11 @@ class Bound:
     def triggers(self) -> frozenset[str]:
         return frozenset().union(*(g.triggers for g in self.graders))
 
+    @property
+    def monotone(self) -> bool:
+        """A composition of checks that can only come to pass can only come to pass."""
+        return all(g.monotone for g in self.graders)
+
 
 def _run_all(ctx: GradingContext, bound: Bound) -> list[CheckpointResult]:
     return [g.check(ctx) for g in bound.graders]

@@ -153,10 +153,15 @@ GraderFn = Callable[[GradingContext], CheckpointResult]
 
 @dataclass(frozen=True)
 class Grader:
-    """A ready-to-run check and the events that can change its verdict."""
+    """A ready-to-run check and the events that can change its verdict.
+
+    A ``monotone`` check can only go from failed to passed within an episode (what the agent
+    has seen only grows), so once passed it need not run again.
+    """
 
     check: GraderFn
     triggers: frozenset[str]
+    monotone: bool = False
 
 
 class Args(BaseModel):
@@ -208,7 +213,8 @@ def build_grader(spec: Mapping[str, Any] | str, where: str = "grader") -> Grader
         raise TaskSpecError(f"{where}.{name}: {exc}") from None
     if hasattr(args, "bind"):
         bound = args.bind(f"{where}.{name}")
-        return Grader(lambda ctx: prim.run(ctx, bound), bound.triggers)
+        return Grader(lambda ctx: prim.run(ctx, bound), bound.triggers,
+                      getattr(bound, "monotone", False))
     return Grader(lambda ctx: prim.run(ctx, args), prim.triggers)
 
 

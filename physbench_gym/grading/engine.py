@@ -46,49 +46,70 @@ def build_checkpoints(checkpoints: Sequence[Any], where: str) -> tuple[BuiltChec
 
 
 class CheckpointEngine:
-    """Holds the current verdict of every checkpoint and re-evaluates only what an event affects."""
+    """Holds the current verdict of every checkpoint and re-evaluates only what an event affects.
+
+    The potential and capability breakdown are recomputed only when a verdict changes; every
+    call hands out fresh dicts, as Gymnasium expects of ``info``.
+    """
 
     def __init__(self, checkpoints: Sequence[BuiltCheckpoint]):
         self.checkpoints = tuple(checkpoints)
         self._results = {c.id: CheckpointResult(False, "not yet evaluated") for c in checkpoints}
         self._total = sum(c.weight for c in checkpoints) or 1.0
+        self._states = {c.id: _state(c, self._results[c.id]) for c in checkpoints}
+        self._summary: tuple[float, dict[str, float]] | None = None
 
     def update(self, ctx: GradingContext, events: set[str] | frozenset[str]) -> None:
-        """Re-run the graders that any of ``events`` can affect."""
+        """Re-run the graders that any of ``events`` can affect (a passed monotone one can't)."""
         for checkpoint in self.checkpoints:
-            if not checkpoint.grader.triggers.isdisjoint(events):
-                self._results[checkpoint.id] = _safe_check(checkpoint.grader, ctx)
+            grader = checkpoint.grader
+            if grader.triggers.isdisjoint(events) or (
+                    grader.monotone and self._results[checkpoint.id].passed):
+                continue
+            self._set(checkpoint, _safe_check(grader, ctx))
 
     def finalize(self, ctx: GradingContext) -> None:
         """Re-run every grader once at the end of the episode."""
         for checkpoint in self.checkpoints:
-            self._results[checkpoint.id] = _safe_check(checkpoint.grader, ctx)
+            self._set(checkpoint, _safe_check(checkpoint.grader, ctx))
+
+    def _set(self, checkpoint: BuiltCheckpoint, result: CheckpointResult) -> None:
+        if result != self._results[checkpoint.id]:
+            self._results[checkpoint.id] = result
+            self._states[checkpoint.id] = _state(checkpoint, result)
+            self._summary = None
 
     def potential(self) -> float:
         """Weighted fraction of checkpoints passed (the shaping potential)."""
-        passed = sum(c.weight for c in self.checkpoints if self._results[c.id].passed)
-        return passed / self._total
+        return self._summarized()[0]
 
     def success(self) -> bool:
         return all(result.passed for result in self._results.values())
 
     def states(self) -> dict[str, dict[str, Any]]:
         """Every checkpoint's verdict, reason, capability and weight."""
-        return {
-            c.id: {"passed": self._results[c.id].passed, "reason": self._results[c.id].reason,
-                   "grader": self._results[c.id].grader, "capability": c.capability,
-                   "weight": c.weight}
-            for c in self.checkpoints
-        }
+        return {cid: dict(state) for cid, state in self._states.items()}
 
     def by_capability(self) -> dict[str, float]:
         """Weighted pass fraction per capability."""
-        totals: dict[str, list[float]] = {}
-        for c in self.checkpoints:
-            entry = totals.setdefault(c.capability, [0.0, 0.0])
-            entry[1] += c.weight
-            entry[0] += c.weight if self._results[c.id].passed else 0.0
-        return {cap: passed / total for cap, (passed, total) in totals.items()}
+        return dict(self._summarized()[1])
+
+    def _summarized(self) -> tuple[float, dict[str, float]]:
+        if self._summary is None:
+            totals: dict[str, list[float]] = {}
+            for c in self.checkpoints:
+                entry = totals.setdefault(c.capability, [0.0, 0.0])
+                entry[1] += c.weight
+                entry[0] += c.weight if self._results[c.id].passed else 0.0
+            passed = sum(c.weight for c in self.checkpoints if self._results[c.id].passed)
+            self._summary = (passed / self._total,
+                             {cap: done / total for cap, (done, total) in totals.items()})
+        return self._summary
+
+
+def _state(checkpoint: BuiltCheckpoint, result: CheckpointResult) -> dict[str, Any]:
+    return {"passed": result.passed, "reason": result.reason, "grader": result.grader,
+            "capability": checkpoint.capability, "weight": checkpoint.weight}
 
 
 def _safe_check(grader: Grader, ctx: GradingContext) -> CheckpointResult:

@@ -32,6 +32,11 @@ class RetrievedArgs(Args):
         """Only a step that shows resources of this type can change the verdict."""
         return frozenset({read_of(self.resource_type)})
 
+    @property
+    def monotone(self) -> bool:
+        """What the agent has seen only grows, so a retrieval once passed stays passed."""
+        return True
+
 
 @primitive("retrieved", RetrievedArgs, {READ})
 def retrieved(ctx: GradingContext, args: RetrievedArgs) -> CheckpointResult:

@@ -17,9 +17,12 @@ SEARCH_HINT = ("narrow the search: a smaller count, a specific code, a date rang
                "(date_ge/date_le) or a status")
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def compact_json(value: Any) -> str:
     """Serialize without spaces, keeping non-ASCII text readable."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT.encode(value)
 
 
 _ATTACHMENT_FIELDS = {"content": "attachment", "presentedForm": None,
@@ -109,7 +112,7 @@ def render_search(resource_type: str, views: list[str], total: int | None,
 
 
 def _assemble(head: JsonDict, views: list[str]) -> str:
-    return compact_json(head)[:-1] + ',"resources":[' + ",".join(views) + "]}"
+    return "".join((compact_json(head)[:-1], ',"resources":[', ",".join(views), "]}"))
 
 
 def _how_many_fit(head: JsonDict, views: list[str], limit: int) -> int:
