@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import Field
@@ -53,24 +54,33 @@ class OrderMatch(Args):
 
     def problems(self, resource: dict[str, Any], patient: str) -> list[str]:
         """Why ``resource`` is not this order (empty when it matches)."""
-        checks = [
-            (patient_id(resource) == patient, "for another patient"),
-            (not self.codes or matches_code(resource, self.codes), "different code"),
-            (not self.text_contains or _has_text(resource, self.text_contains), "different item"),
-            (not self.status or resource.get("status") in self.status,
-             f"status {resource.get('status')}"),
-            (not self.intent or resource.get("intent") in self.intent,
-             f"intent {resource.get('intent')}"),
-            (not self.priority or resource.get("priority", "routine") in self.priority,
-             f"priority {resource.get('priority', 'routine')}"),
-            (not self.category or matches_code(resource, self.category, "category"),
-             "different category"),
-            (self.dose is None or _dose_ok(resource, self.dose), f"dose {dose(resource)}"),
-            (self.per_day is None or _per_day_ok(resource, self.per_day),
-             f"{frequency_per_day(resource)} times/day"),
-            (not self.route or bool(set(self.route) & set(route_codes(resource))), "route"),
-        ]
-        return [reason for ok, reason in checks if not ok]
+        return list(self._mismatches(resource, patient))
+
+    def matches(self, resource: dict[str, Any], patient: str) -> bool:
+        """True when ``resource`` is this order (stops at the first mismatch)."""
+        return next(self._mismatches(resource, patient), None) is None
+
+    def _mismatches(self, resource: dict[str, Any], patient: str) -> Iterator[str]:
+        if patient_id(resource) != patient:
+            yield "for another patient"
+        if self.codes and not matches_code(resource, self.codes):
+            yield "different code"
+        if self.text_contains and not _has_text(resource, self.text_contains):
+            yield "different item"
+        if self.status and resource.get("status") not in self.status:
+            yield f"status {resource.get('status')}"
+        if self.intent and resource.get("intent") not in self.intent:
+            yield f"intent {resource.get('intent')}"
+        if self.priority and resource.get("priority", "routine") not in self.priority:
+            yield f"priority {resource.get('priority', 'routine')}"
+        if self.category and not matches_code(resource, self.category, "category"):
+            yield "different category"
+        if self.dose is not None and not _dose_ok(resource, self.dose):
+            yield f"dose {dose(resource)}"
+        if self.per_day is not None and not _per_day_ok(resource, self.per_day):
+            yield f"{frequency_per_day(resource)} times/day"
+        if self.route and not set(self.route) & set(route_codes(resource)):
+            yield "route"
 
     def describe(self) -> str:
         return self.label or f"{self.resource_type} {' / '.join(self.codes or self.text_contains)}"
@@ -93,7 +103,7 @@ class OrderedArgs(OrderMatch):
 def ordered(ctx: GradingContext, args: OrderedArgs) -> CheckpointResult:
     """The agent wrote a resource matching the order (code, status, dose, timing, route)."""
     written = ctx.written(args.resource_type)
-    matching = [r for r in written if not args.problems(r, ctx.patient_id)]
+    matching = [r for r in written if args.matches(r, ctx.patient_id)]
     if len(matching) >= args.min_count:
         return CheckpointResult(True, f"ordered {args.describe()}")
     near = [f"{_name(r)}: {', '.join(args.problems(r, ctx.patient_id))}" for r in written]
@@ -104,7 +114,7 @@ def ordered(ctx: GradingContext, args: OrderedArgs) -> CheckpointResult:
 @primitive("not_ordered", OrderMatch, {WRITE})
 def not_ordered(ctx: GradingContext, args: OrderMatch) -> CheckpointResult:
     """The agent wrote no resource matching the (unsafe or wrong) order."""
-    bad = [r for r in ctx.written(args.resource_type) if not args.problems(r, ctx.patient_id)]
+    bad = [r for r in ctx.written(args.resource_type) if args.matches(r, ctx.patient_id)]
     if bad:
         return CheckpointResult(False, f"unsafe order written: {_name(bad[0])}")
     return CheckpointResult(True, f"no {args.describe()} ordered")
