@@ -58,6 +58,7 @@ class CheckpointEngine:
         self._total = sum(c.weight for c in checkpoints) or 1.0
         self._states = {c.id: _state(c, self._results[c.id]) for c in checkpoints}
         self._summary: tuple[float, dict[str, float]] | None = None
+        self._graded: set[str] = set()
 
     def update(self, ctx: GradingContext, events: set[str] | frozenset[str]) -> None:
         """Re-run the graders that any of ``events`` can affect (a passed monotone one can't)."""
@@ -69,11 +70,17 @@ class CheckpointEngine:
             self._set(checkpoint, _safe_check(grader, ctx))
 
     def finalize(self, ctx: GradingContext) -> None:
-        """Re-run every grader once at the end of the episode."""
+        """Grade, at the end of the episode, every checkpoint no event has graded yet.
+
+        The others are current: a checkpoint is re-graded whenever an event that can change
+        its verdict happens (a passed monotone one cannot change).
+        """
         for checkpoint in self.checkpoints:
-            self._set(checkpoint, _safe_check(checkpoint.grader, ctx))
+            if checkpoint.id not in self._graded:
+                self._set(checkpoint, _safe_check(checkpoint.grader, ctx))
 
     def _set(self, checkpoint: BuiltCheckpoint, result: CheckpointResult) -> None:
+        self._graded.add(checkpoint.id)
         if result != self._results[checkpoint.id]:
             self._results[checkpoint.id] = result
             self._states[checkpoint.id] = _state(checkpoint, result)

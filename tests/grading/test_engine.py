@@ -31,15 +31,22 @@ def _counting(monotone: bool, verdicts: list[bool]) -> tuple[CheckpointEngine, l
     return CheckpointEngine([checkpoint]), calls
 
 
-def test_a_passed_monotone_check_is_not_run_again_until_the_end():
+def test_a_passed_monotone_check_is_not_run_again():
     engine, calls = _counting(True, [False, True, False])
     for _ in range(4):
         engine.update(None, {READ})
     assert len(calls) == 2 and engine.potential() == 1.0
     engine.update(None, {"write"})
-    assert len(calls) == 2
     engine.finalize(None)
-    assert len(calls) == 3
+    assert len(calls) == 2 and engine.success()
+
+
+def test_the_end_grades_only_what_no_event_has_graded():
+    graded, never = _counting(False, [True]), _counting(False, [True])
+    graded[0].update(None, {READ})
+    for engine, calls in (graded, never):
+        engine.finalize(None)
+        assert len(calls) == 1 and engine.success()
 
 
 def test_other_checks_run_on_every_event_that_can_change_them():
