@@ -192,7 +192,30 @@ def find_terms(clause: str, patterns: tuple[re.Pattern[str], ...]) -> list[re.Ma
 
 @functools.lru_cache(maxsize=4096)
 def _combined(patterns: tuple[re.Pattern[str], ...]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
+    """One pattern matching what any of ``patterns`` matches, trying them in order.
+
+    A run of whole-word terms shares one pair of word-boundary checks around an alternation,
+    which matches exactly what the terms match one by one (the engine backtracks into the
+    alternation) but lets it skip positions no term can start at: several times faster on
+    long notes.
+    """
+    groups: list[str] = []
+    words: list[str] = []
+    for pattern in patterns:
+        text = pattern.pattern
+        if text.startswith(_WORD_START) and text.endswith(_WORD_END):
+            words.append(text[len(_WORD_START):-len(_WORD_END)])
+            continue
+        if words:
+            groups.append(f"{_WORD_START}(?:{'|'.join(words)}){_WORD_END}")
+            words = []
+        groups.append(f"(?:{text})")
+    if words:
+        groups.append(f"{_WORD_START}(?:{'|'.join(words)}){_WORD_END}")
+    return re.compile("|".join(groups), re.IGNORECASE)
+
+
+_WORD_START, _WORD_END = r"(?<![\w])", r"(?![\w])"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -212,5 +235,5 @@ def compile_terms(terms: tuple[str, ...], inflect: bool = False) -> tuple[re.Pat
             stem = escaped[:-1] if escaped.endswith("e") else escaped
             ending = "(?:e|es|ed|ing|ion|ions)?" if escaped.endswith("e") else "(?:s|es|ed|ing)?"
             escaped = stem + ending
-        compiled.append(re.compile(rf"(?<![\w]){escaped}(?![\w])", re.IGNORECASE))
+        compiled.append(re.compile(f"{_WORD_START}{escaped}{_WORD_END}", re.IGNORECASE))
     return tuple(compiled)

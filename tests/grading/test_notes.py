@@ -3,7 +3,13 @@ contradictory ones."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from physbench_gym.grading.text import compile_terms, find_terms
 
 INCREASE_LEVO = {"note_decision": {
     "subject": ["levothyroxine", "LT4", "Synthroid", "dose"],
@@ -128,3 +134,19 @@ def test_composites(grade):
 ])
 def test_value_rejects_bare_lists_of_values(grade, note):
     assert not grade(TSH_VALUE, note)
+
+
+WORDS = ["increase", "increased to", "dose", "up-titrate", "tsh", "mg", "no", "d/c", "re:\u2191",
+         "re:\\d+ ?mg", "start", "started on", "a"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(terms=st.lists(st.sampled_from(WORDS), min_size=1, max_size=6, unique=True),
+       inflect=st.booleans(),
+       clause=st.lists(st.sampled_from(WORDS + ["x", " ", "-", ",", "1", "Increasing", "\u2191"]),
+                       max_size=14).map(" ".join))
+def test_term_search_matches_what_the_terms_match_one_by_one(terms, inflect, clause):
+    patterns = compile_terms(tuple(terms), inflect=inflect)
+    one_by_one = re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
+    assert [m.span() for m in find_terms(clause, patterns)] == [
+        m.span() for m in one_by_one.finditer(clause)]
