@@ -9,11 +9,14 @@ mycotic infections and declines another, so the ASCVD variant needs a GLP-1 RA.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
-from physbench_gym.grading.core import FILE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.core import FILE, WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.notes import NoteDecisionArgs, note_decision
 from physbench_gym.grading.phrases import expand
+from physbench_gym.grading.resources import patient_id
 from physbench_gym.grading.text import (
     clauses,
     compile_terms,
@@ -29,6 +32,7 @@ HEIGHT_M = 1.78
 
 METFORMIN_RXNORM = "860975"  # 24 HR metformin hydrochloride 500 MG Extended Release Oral Tablet
 DAPAGLIFLOZIN_10 = "1488569"  # dapagliflozin 10 MG Oral Tablet
+EMPAGLIFLOZIN_10 = "1545658"  # empagliflozin 10 MG Oral Tablet
 CANAGLIFLOZIN_100 = "1373463"  # canagliflozin 100 MG Oral Tablet
 LIRAGLUTIDE_PEN = "897122"  # 3 ML liraglutide 6 MG/ML Pen Injector
 
@@ -45,33 +49,49 @@ DRUG_NAMES = {
     "empagliflozin": ["empagliflozin", "Jardiance", "empa"],
     "canagliflozin": ["canagliflozin", "Invokana", "cana"],
     "semaglutide": ["semaglutide", "Ozempic"],
+    "oral semaglutide": ["oral semaglutide", "Rybelsus", "semaglutide tablet",
+                         "semaglutide tablets"],
     "dulaglutide": ["dulaglutide", "Trulicity"],
     "liraglutide": ["liraglutide", "Victoza"],
 }
-# Starting dose of each agent for this patient (US prescribing information): SGLT2 inhibitors at
-# the dose proven in HF/CKD (dapagliflozin 10 mg, empagliflozin 10 mg) or the eGFR 30-60 dose
-# (canagliflozin 100 mg); GLP-1 RAs at their label starting dose.
-START_DOSE_MG = {"dapagliflozin": 10.0, "empagliflozin": 10.0, "canagliflozin": 100.0,
-                 "semaglutide": 0.25, "dulaglutide": 0.75, "liraglutide": 0.6}
+# Starting doses of each agent for this patient (US prescribing information): SGLT2 inhibitors
+# at the dose proven in HF/CKD (dapagliflozin 10 mg, empagliflozin 10 mg) or the eGFR 30-60 dose
+# (canagliflozin 100 mg); GLP-1 RAs at their label starting dose (oral semaglutide: 3 mg, or
+# 1.5 mg in the newer tablet formulation, once daily for 30 days).
+START_DOSES_MG = {"dapagliflozin": (10.0,), "empagliflozin": (10.0,), "canagliflozin": (100.0,),
+                  "semaglutide": (0.25,), "oral semaglutide": (3.0, 1.5), "dulaglutide": (0.75,),
+                  "liraglutide": (0.6,)}
 DOSE_TOLERANCE_MG = {"dapagliflozin": 0.5, "empagliflozin": 0.5, "canagliflozin": 0.5,
-                     "semaglutide": 0.01, "dulaglutide": 0.01, "liraglutide": 0.01}
+                     "semaglutide": 0.01, "oral semaglutide": 0.01, "dulaglutide": 0.01,
+                     "liraglutide": 0.01}
+WEEKLY = ("semaglutide", "dulaglutide")  # the others are taken once daily
+# Schedules written right after a drug's dose that contradict its label schedule ('dapagliflozin
+# 10 mg twice daily' is 20 mg a day; 'liraglutide 0.6 mg weekly' is not how it is dosed).
+_MORE_THAN_DAILY = r"bid|b\.i\.d|tid|t\.i\.d|qid|twice|three times|q\s*(?:6|8|12)\s*h\w*"
+_WEEKLY = r"(?:once[\s-]*)?weekly|once (?:a|per|every) week|every week|q\s*(?:1\s*)?(?:wk|week)\w*"
+_DAILY = r"(?:once[\s-]*)?daily|once (?:a|per) day|every day|qd|q\.d|qam|q\s*am|qhs|nightly"
+WRONG_SCHEDULE = {"daily": f"{_MORE_THAN_DAILY}|{_WEEKLY}",
+                  "weekly": f"{_MORE_THAN_DAILY}|{_DAILY}"}
 
 ACCEPTED_DRUGS = {
     # SGLT2i first (KDIGO 2022 1A, ADA 11.5a); a GLP-1 RA with kidney/CV benefit is also an
     # ADA 2025 option in CKD.
     "ckd": ["dapagliflozin", "empagliflozin", "canagliflozin", "semaglutide", "dulaglutide",
-            "liraglutide"],
+            "liraglutide", "oral semaglutide"],
     # SGLT2 inhibitors with proven HF benefit (DAPA-HF, EMPEROR-Reduced).
     "hf": ["dapagliflozin", "empagliflozin"],
-    # GLP-1 RAs with proven CV benefit (LEADER, SUSTAIN-6, REWIND); SGLT2i declined.
-    "ascvd": ["semaglutide", "dulaglutide", "liraglutide"],
+    # GLP-1 RAs with proven CV benefit (LEADER, SUSTAIN-6, REWIND, SOUL); SGLT2i declined.
+    "ascvd": ["semaglutide", "dulaglutide", "liraglutide", "oral semaglutide"],
 }
 ACCEPTED_CLASSES = {"ckd": ("sglt2", "glp1"), "hf": ("sglt2",), "ascvd": ("glp1",)}
 CLASS_OF = {"dapagliflozin": "sglt2", "empagliflozin": "sglt2", "canagliflozin": "sglt2",
-            "semaglutide": "glp1", "dulaglutide": "glp1", "liraglutide": "glp1"}
+            "semaglutide": "glp1", "oral semaglutide": "glp1", "dulaglutide": "glp1",
+            "liraglutide": "glp1"}
 # Orders the EHR can take (terminology tables): code, per-day frequency.
-ORDERABLE = {"dapagliflozin": (DAPAGLIFLOZIN_10, 1.0), "canagliflozin": (CANAGLIFLOZIN_100, 1.0),
-             "liraglutide": (LIRAGLUTIDE_PEN, 1.0)}
+ORDERABLE = {"dapagliflozin": (DAPAGLIFLOZIN_10, 1.0), "empagliflozin": (EMPAGLIFLOZIN_10, 1.0),
+             "canagliflozin": (CANAGLIFLOZIN_100, 1.0), "liraglutide": (LIRAGLUTIDE_PEN, 1.0)}
+TABLETS = frozenset({"dapagliflozin", "empagliflozin", "canagliflozin"})
+TABLET_UNITS = ("tablet", "tablets", "tab", "tabs", "{tablet}", "{tbl}")
 
 TZD_AND_HF_RISK_DPP4 = ["pioglitazone", "Actos", "rosiglitazone", "Avandia",
                         "thiazolidinedione", "thiazolidinediones", "TZD", "saxagliptin",
@@ -89,7 +109,8 @@ UNSAFE_ORDER_TEXT = {
     "ckd": ["glyburide", "glibenclamide"],
 }
 
-START_ACTIONS = ["start", "re:\\bplan\\s*:", "new medication", "switch to", "begin with"]
+START_ACTIONS = ["start", "re:\\bplan\\s*:", "new medication", "switch to", "begin with",
+                 "restart", "resume", "rechallenge", "re-challenge"]
 
 
 def _opposite(names: list[str]) -> list[str]:
@@ -131,23 +152,55 @@ def _class_option(klass: str) -> dict[str, Any]:
         "label": "start an SGLT2 inhibitor" if klass == "sglt2" else "start a GLP-1 RA"}}
 
 
-def _dose_option(drug: str) -> dict[str, Any]:
-    return {"note_decision": {
+def _wrong_schedule(drug: str) -> str:
+    """A regex for the drug written with a schedule its label does not use: the name, its
+    dose, route or form words, then the schedule ('Farxiga 10 mg PO BID')."""
+    names = DRUG_NAMES[drug]
+    alt = "|".join(re.escape(n.lower()) for n in sorted(names, key=len, reverse=True))
+    schedule = WRONG_SCHEDULE["weekly" if drug in WEEKLY else "daily"]
+    return (rf"re:(?<![\w-])(?:{alt})\s+(?:\d+(?:\.\d+)?\s*(?:mg|mcg|milligrams?)\s+)?"
+            rf"(?:(?:po|oral(?:ly)?|by mouth|sc|sq|subq|subcut\w*|s\.c\.?|tablets?|tabs?)\s+)*"
+            rf"(?:{schedule})(?![\w-])")
+
+
+def _dose_options(drug: str) -> list[dict[str, Any]]:
+    """The note starts the drug at a starting dose, and never on the wrong schedule."""
+    return [{"note_decision": {
         "subject": DRUG_NAMES[drug], "action": START_ACTIONS,
-        "opposite": _opposite(DRUG_NAMES[drug]),
-        "value": {"value": START_DOSE_MG[drug], "tolerance": DOSE_TOLERANCE_MG[drug],
+        "opposite": _opposite(DRUG_NAMES[drug]) + [_wrong_schedule(drug)],
+        "value": {"value": dose, "tolerance": DOSE_TOLERANCE_MG[drug],
                   "units": {"mg": 1, "mcg": 0.001}},
-        "label": f"start {drug} {START_DOSE_MG[drug]:g} mg"}}
+        "label": f"start {drug} {dose:g} mg"}} for dose in START_DOSES_MG[drug]]
 
 
-def _order_option(drug: str) -> dict[str, Any]:
+def _order_options(drug: str) -> list[dict[str, Any]]:
+    """Orders for the drug at its starting dose once daily: in mg, or as one tablet of the
+    product's strength."""
     code, per_day = ORDERABLE[drug]
-    dose = START_DOSE_MG[drug]
-    return {"ordered": {
+    dose = START_DOSES_MG[drug][0]
+    amounts = [(dose, "mg")] + [(1.0, unit) for unit in TABLET_UNITS if drug in TABLETS]
+    return [{"ordered": {
         "resource_type": "MedicationRequest", "codes": [code], "status": ["active"],
-        "intent": ["order"], "dose": {"min": dose - 1e-6, "max": dose + 1e-6, "unit": "mg"},
+        "intent": ["order"], "dose": {"min": amount - 1e-6, "max": amount + 1e-6, "unit": unit},
         "per_day": {"min": per_day, "max": per_day},
-        "label": f"{drug} {dose:g} mg once daily"}}
+        "label": f"{drug} {dose:g} mg once daily"}} for amount, unit in amounts]
+
+
+def _metformin_opposite() -> list[str]:
+    """Phrases that stop, cut or replace metformin. A temporary hold on sick days or before
+    contrast is standard advice, not a stop, and 'lower the A1c' is not a dose cut."""
+    stops = [p for p in expand(["stop"]) if not p.startswith("hold") and p != "held"]
+    stops[stops.index("stop")] = "re:\\bstop(?:s|ped|ping)?\\b"  # a bare 'stop' is the class
+    return stops + [
+        r"re:\bhold(?:s|ing)?\b(?![^,;:.]{0,60}\b(?:during|when|if|before|while|around|until|"
+        r"for surgery|for procedures?|on sick days|sick[- ]day|acute illness|contrast)\b)",
+        r"re:(?<!-)\b(?:decreas|reduc|lower|halv|wean|taper)\w*\b(?!\s+(?:in\s+|of\s+)?"
+        r"(?:the\s+|his\s+|her\s+)?(?:a1c|hba1c|hemoglobin a1c|haemoglobin a1c|glucose|"
+        r"blood (?:sugar|glucose)|sugars?|weight|bp|blood pressure|risk|cardiovascular|hepatic|"
+        r"insulin resistance|glyc))",
+        "titrate down", "down-titrate", "cut back", "cut down", "cut in half", "re:\u2193",
+        "switch from", "replace", "instead of metformin", "in place of metformin",
+    ]
 
 
 def _retrieval(scenario: str) -> dict[str, Any]:
@@ -260,9 +313,10 @@ def _story(scenario: str, v: dict[str, Any]) -> dict[str, Any]:
                 "angiogram 2 years ago). Transthoracic echocardiogram this month: left "
                 f"ventricular ejection fraction {v['lvef']}%, mild global hypokinesis, no "
                 "significant valve disease. NYHA class II, euvolemic today on sacubitril/valsartan "
-                "49/51 mg twice daily, carvedilol 12.5 mg twice daily and furosemide 40 mg daily. "
-                "Potassium 4.4. Plan: continue guideline-directed therapy; would welcome an "
-                "SGLT2 inhibitor from the diabetes side.")}
+                "49/51 mg twice daily, carvedilol 12.5 mg twice daily and furosemide 40 mg daily; "
+                "spironolactone was stopped last year for potassium 5.9. Potassium 4.4. Plan: "
+                "continue guideline-directed therapy; would welcome an SGLT2 inhibitor from the "
+                "diabetes side.")}
         note_b = {
             "type": "34111-5", "date": "-2y", "title": "Emergency department visit",
             "author": "pcp", "text": (
@@ -398,8 +452,9 @@ def diabetes_addon(values: dict[str, Any]) -> dict[str, Any]:
         "comorbidity_retrieval": _retrieval(scenario),
         "class_options": [_class_option(k) for k in ACCEPTED_CLASSES[scenario]],
         "wrong_agents": WRONG_AGENTS[scenario],
-        "dose_options": [_dose_option(d) for d in accepted],
-        "order_options": [_order_option(d) for d in accepted if d in ORDERABLE],
+        "dose_options": [o for d in accepted for o in _dose_options(d)],
+        "order_options": [o for d in accepted if d in ORDERABLE for o in _order_options(d)],
+        "metformin_opposite": _metformin_opposite(),
         "unsafe_order_text": UNSAFE_ORDER_TEXT[scenario],
         "addon_class": oracle["klass"],
         "addon_drug": oracle["drug"],
@@ -409,6 +464,7 @@ def diabetes_addon(values: dict[str, Any]) -> dict[str, Any]:
         "addon_display": oracle["display"],
         "addon_sig": oracle["sig"],
         "addon_reason": oracle["reason"],
+        "addon_reason_code": "E11.22" if scenario == "ckd" else "E11.9",
         "oracle_assessment": oracle["assessment"].format(**fmt),
         "oracle_safety": oracle["safety"],
         "accepted_drugs_text": ", ".join(accepted),
@@ -457,3 +513,69 @@ def _starts_wrong(clause: str, wrong: tuple) -> bool:
         if _PASSIVE_START.match(clause[name.end():]) and not _ALTERNATIVE.search(before):
             return True
     return False
+
+
+@triggered_by(WRITE)
+def no_ruled_out_order(ctx: GradingContext) -> CheckpointResult:
+    """No prescription for an agent the chart rules out.
+
+    The drug is read from the order's medication concept only: directions or a note that name
+    the avoided agent ('SGLT2 inhibitor declined after balanitis on canagliflozin') belong to a
+    correct order and must not make it unsafe.
+    """
+    unsafe = [t.lower() for t in ctx.values["unsafe_order_text"]]
+    for order in ctx.written("MedicationRequest"):
+        if patient_id(order) != ctx.patient_id:
+            continue
+        drug = _medication_name(order)
+        if any(t in drug for t in unsafe):
+            return CheckpointResult(False, f"ruled-out agent prescribed: {drug[:80]}")
+    return CheckpointResult(True, "no ruled-out agent prescribed")
+
+
+def _medication_name(order: dict[str, Any]) -> str:
+    """The prescribed drug's name: the coded display, else the concept's text."""
+    concept = order.get("medicationCodeableConcept") or {}
+    displays = [str(c.get("display", "")) for c in concept.get("coding", []) or []
+                if isinstance(c, dict) and c.get("display")]
+    return " ".join(displays or [str(concept.get("text", ""))]).lower()
+
+
+A1C_RECHECK = NoteDecisionArgs(
+    subject=["A1c", "HbA1c", "hemoglobin A1c", "haemoglobin A1c", "glycated hemoglobin",
+             "HgbA1c", "Hgb A1c"],
+    action=["order", "due", "follow-up", "follow up", "f/u", "every",
+            "re:\\bin\\s+(?:about\\s+|~\\s*)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*"
+            "(?:wk|wks|weeks?|mo|mos|months?|d|days)\\b",
+            "re:\\bat\\s+(?:the\\s+|his\\s+|her\\s+)?\\d+\\s*(?:wk|wks|weeks?|mo|mos|months?)\\b"],
+    value={"value": 13, "tolerance": 2.5, "units": {"wk": 1, "d": 0.142857, "mo": 4.345}},
+    label="repeat A1c in about 3 months")
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+     "fifteen sixteen").split(), start=1)}
+_INTERVAL_UNIT = r"(?:weeks?|wks?|months?|mos?|days?)\b"
+
+
+@triggered_by(FILE)
+def a1c_recheck_documented(ctx: GradingContext) -> CheckpointResult:
+    """The note plans a repeat A1c in about 3 months (10.5-15.5 weeks).
+
+    Intervals are read as physicians write them: 'in 3 months', 'at the 3-month visit',
+    'in three months', 'q3 months', 'every 3 months', 'quarterly'.
+    """
+    note = ctx.note()
+    if note is None:
+        return CheckpointResult(False, "no note")
+    plain = dataclasses.replace(ctx, files={**ctx.files, ctx.note_path: _spell_intervals(note)})
+    return note_decision(plain, A1C_RECHECK)
+
+
+def _spell_intervals(text: str) -> str:
+    """Rewrite intervals into '<number> <unit>' so the quantity reader finds them."""
+    words = "|".join(_NUMBER_WORDS)
+    text = re.sub(rf"\b({words})(?=[\s-]+{_INTERVAL_UNIT})",
+                  lambda m: _NUMBER_WORDS[m.group(1).lower()], text, flags=re.IGNORECASE)
+    text = re.sub(rf"(\d)-(?={_INTERVAL_UNIT})", r"\1 ", text, flags=re.IGNORECASE)
+    text = re.sub(rf"\bq\s*(\d+)\s*(?={_INTERVAL_UNIT})", r"every \1 ", text,
+                  flags=re.IGNORECASE)
+    return re.sub(r"\bquarterly\b", "every 3 months", text, flags=re.IGNORECASE)

@@ -37,8 +37,9 @@ TEST_OF_CURE_CODES = ("http://loinc.org|29891-9", "http://loinc.org|17780-8",
 EGD_CODES = ("http://www.ama-assn.org/go/cpt|43235", "http://www.ama-assn.org/go/cpt|43239")
 _COUNT_UNITS = {"tablet", "tablets", "tab", "tabs", "{tbl}", "capsule", "capsules", "cap",
                 "caps", "{cap}", "chewable tablet", "each", "{each}"}
-_FOURTEEN_DAYS = re.compile(r"\b(14|fourteen)[\s-]*(d|days?)\b|\b(2|two)[\s-]*(wk|wks|weeks?)\b",
-                            re.IGNORECASE)
+# "x14d" has no word boundary before the number, so digits, not word edges, delimit it.
+_FOURTEEN_DAYS = re.compile(r"(?<![\d.])(14|fourteen)[\s-]*(d|days?)\b"
+                            r"|(?<![\d.])(2|two)[\s-]*(wk|wks|weeks?)\b", re.IGNORECASE)
 
 
 def gi_bleed_followup(values: dict[str, Any]) -> dict[str, Any]:
@@ -47,22 +48,28 @@ def gi_bleed_followup(values: dict[str, Any]) -> dict[str, Any]:
     The index EGD was ``egd_days_ago`` days before now (admitted the day before, discharged 3
     days after). Test of cure: no earlier than 4 weeks after the 14-day course ends. Repeat
     EGD: 8-12 weeks after the index EGD; an order dated 6-14 weeks after it is accepted.
+    The recent hemoglobin rises from the discharge value by ``hb_gain_per_day`` (0.1-0.2 g/dL
+    a day, a plausible marrow response) over the 3-10 days since discharge.
     """
     now: datetime = values["now"]
     egd_ago = int(values["egd_days_ago"])
     egd = now - timedelta(days=egd_ago)
     earliest_test = now + timedelta(days=BQT_DAYS + 7 * TEST_OF_CURE_WEEKS)
     hb_admit = float(values["hb_admit"])
+    hb_discharge = round(hb_admit + 1.5, 1)
+    days_since_discharge = egd_ago - 6  # discharged 3 days after the EGD, seen 3 days ago
     return {
         "admit_offset": f"-{egd_ago + 1}d",
         "egd_offset": f"-{egd_ago}d",
         "discharge_offset": f"-{egd_ago - 3}d",
-        "path_offset": f"-{egd_ago - 2}d",
+        "path_offset": f"-{egd_ago - 4}d",  # a day after discharge (pending then)
         "naproxen_stop_offset": f"-{egd_ago + 1}d",
         "egd_date": egd.date().isoformat(),
         "discharge_days_ago": egd_ago - 3,
         "hb_transfused": round(hb_admit + 1.7, 1),
-        "hb_discharge": round(hb_admit + 1.5, 1),
+        "hb_discharge": hb_discharge,
+        "hb_recent": round(hb_discharge + float(values["hb_gain_per_day"]) * days_since_discharge,
+                           1),
         "ulcer_cm": f"{int(values['ulcer_mm']) / 10:.1f}",
         "test_of_cure_earliest": (earliest_test - timedelta(days=1)).date().isoformat(),
         "test_of_cure_date": (now + timedelta(days=BQT_DAYS + 35)).date().isoformat(),

@@ -12,14 +12,22 @@ apixaban 5 mg twice daily to complete 3 months, then stop. Unprovoked: the same 
 only considered for surgery (deferred), the consult is ~6 months into treatment, and the
 expected prescription is apixaban 2.5 mg twice daily (or rivaroxaban 10 mg daily) without an
 end date.
+
+A physician states the end of a 3-month course as a total ('3 months', 'a 12-week course'),
+as the time still to go ('5 more weeks, then stop') or as a stop date, so the provoked plan is
+read all three ways; an order ends the course by its duration, supply or tablet count, with
+its refills.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import re
+from dataclasses import replace
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.core import FILE, WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.notes import NoteDecisionArgs, note_decision
 from physbench_gym.grading.resources import dose, frequency_per_day, matches_code, patient_id
 from physbench_gym.grading.text import unit_normalize
 from physbench_gym.synth import terminology
@@ -36,6 +44,49 @@ STOP_WORDS = r"(?:stop|stopped|stopping|discontinue|discontinued|discontinuing|c
 EXTENDED_WORDS = ["extended", "extend", "indefinite", "indefinitely", "long-term", "long term",
                   "lifelong", "life-long", "no stop date", "no planned stop",
                   "no scheduled stop", "without a stop date", "open-ended"]
+_AC = r"(?:apixaban|eliquis|rivaroxaban|xarelto|anticoagula\w*|doac|ac)"
+# Holding the anticoagulant around a procedure is not stopping the treatment.
+_PERIOP = (r"(?![^;]{0,40}\b(?:before|prior to|ahead of|around|for)\s+(?:\w+\s+){0,2}"
+           r"(?:surgery|surgeries|procedures?|operations?|dental|colonoscopy|endoscopy|"
+           r"arthroplasty|tka)\b)")
+# Stopping the anticoagulant itself - not 'stop ibuprofen while on apixaban', which is advice
+# an extended-phase plan may well carry.
+STOP_ANTICOAGULANT = [
+    rf"re:\b{STOP_WORDS}\s+(?:the\s+|his\s+|all\s+|full[- ]dose\s+)?{_AC}\b{_PERIOP}",
+    rf"re:\b{_AC}\b(?:\s+\S+){{0,4}}?\s+(?:be\s+|been\s+)?"
+    rf"(?:stopped|discontinued|ceased)\b{_PERIOP}",
+    rf"re:\b{STOP_WORDS}(?=\s*(?:$|(?:it|them|after|at|in|once|when|now|today|then|"
+    rf"thereafter|afterwards)\b)){_PERIOP}",
+]
+# Reduced doses at the wrong frequency: apixaban 2.5 mg is twice daily, rivaroxaban 10 mg daily.
+_BY_MOUTH = r"(?:(?:po|orally|by mouth|tab(?:let)?s?)\s+)?"
+ONCE_DAILY_2_5 = (rf"re:(?<![\d.])2\.5\s*mg\s+{_BY_MOUTH}(?:once\s+(?:a\s+)?daily|daily|qd|"
+                  r"q24h|once a day|every day|each day|nightly|qhs)\b")
+TWICE_DAILY_10 = (rf"re:(?<![\d.])10\s*mg\s+{_BY_MOUTH}(?:twice\s+(?:a\s+)?daily|bid|b\.i\.d|"
+                  r"q12h|twice a day|every 12 hours)\b")
+# 'five more weeks' and 'a 12-week course' are durations too.
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+                 "fourteen": 14, "ninety": 90}
+_NUMBER_WORD = re.compile(
+    rf"\b({'|'.join(_NUMBER_WORDS)})(?=[\s-]+(?:(?:more|additional|further|extra)\s+)?"
+    r"(?:days?|weeks?|wks?|months?|mos?)\b)", re.IGNORECASE)
+_HYPHENATED_UNIT = re.compile(r"(\d)-(?=(?:days?|weeks?|wks?|months?|mos?)\b)", re.IGNORECASE)
+# '5 more weeks' -> 'more 5 weeks', so the number keeps its unit.
+_NUMBER_MORE = re.compile(r"\b(\d+)\s+(more|additional|further|extra)\s+(?=(?:days?|weeks?|wks?|"
+                          r"months?|mos?)\b)", re.IGNORECASE)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|{may}june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_DATE_FORMS = (
+    re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
+    re.compile(r"(?<![\d/.])(?P<m>\d{1,2})/(?P<d>\d{1,2})(?:/(?P<y>(?:20)?\d\d))?(?![\d/])"),
+    re.compile(rf"\b(?P<mon>{_MONTH.format(may='may|')})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?"
+               r"(?:,?\s+(?P<y>20\d\d))?\b", re.IGNORECASE),
+    # day first; not '5 may', which is more often 'apixaban 2.5 may be ...' than a date
+    re.compile(rf"(?<![\d.])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<mon>{_MONTH.format(may='')})"
+               r"(?![a-z])(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE),
+)
 
 
 def anticoagulant_codes() -> list[str]:
@@ -88,26 +139,18 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
             "subject": ["DVT", "VTE", "thrombosis", "thromboembolism", "clot", "event",
                         "deep vein thrombosis", "deep venous thrombosis"],
             "action": ["provoked", "surgery-provoked", "surgically provoked", "postoperative",
-                       "post-operative", "post-op", "postop", "major transient risk factor",
+                       "post-operative", "post-op", "postop", "postsurgical", "post-surgical",
+                       "surgery-related", "surgery-associated", "major transient risk factor",
                        "transient risk factor", "transient provoking factor",
-                       r"re:\bafter (?:the |his |a |right )*(?:total knee|tka|knee "
-                       r"replacement|knee arthroplasty|surgery)"],
+                       r"re:\b(?:after|following|secondary to|due to|related to|associated "
+                       r"with|in the setting of|caused by|triggered by)\s+(?:(?:the|his|a|an|"
+                       r"recent|right|r|elective|orthopedic)\s+)*(?:total knee|tka|knee "
+                       r"replacement|knee arthroplasty|arthroplasty|surgery|operation)"],
             "opposite": ["unprovoked", "idiopathic", "no provoking factor",
                          "no identifiable risk factor", "without a provoking",
                          "without an identifiable", "persistent risk factor"],
             "label": "DVT provoked by surgery (major transient risk factor)"}}],
-        "decision": [
-            {"note_decision": {
-                "subject": SUBJECT,
-                "action": [rf"re:\b{STOP_WORDS}\b", "no extended", "no further anticoagulation",
-                           r"re:\b(?:no|not)\s+(?:need\s+(?:for|to)\s+)?(?:extend\w*|"
-                           r"continu\w*\s+(?:beyond|past|after)|indefinite\w*|long[- ]term)\b"],
-                "opposite": [*EXTENDED_WORDS, "reduced dose", "reduced-dose", "2.5 mg",
-                             r"re:\b(?:6|six)\s*months?\b"],
-                "value": {"value": 3, "tolerance": 0.26,
-                          "units": {"mo": 1, "wk": 0.230769, "d": 0.032877}},
-                "label": "stop anticoagulation after 3 months in total"}},
-        ],
+        "decision": ["graders/hematology_vte.py:three_month_stop"],
         "action": [
             "graders/hematology_vte.py:apixaban_to_three_months",
             {"not_ordered": {"resource_type": "MedicationRequest", "codes": others,
@@ -168,8 +211,8 @@ def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
         "knee_note_text": (
             "Right knee osteoarthritis, seen by orthopedics last month: total knee "
             "arthroplasty was offered; he prefers to defer surgery for now. Corticosteroid "
-            "injection to the right knee today. Continue acetaminophen and home exercises; "
-            "revisit arthroplasty next year."),
+            "injection to the right knee today. Continue ibuprofen as needed and home "
+            "exercises; revisit arthroplasty next year."),
         "procedures": [
             {"code": "45378", "system": "cpt", "date": "-3y-2m", "performer": "gastroenterology",
              "outcome": "Normal colonoscopy to the cecum; repeat in 10 years."},
@@ -185,7 +228,12 @@ def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
                            "no identifiable provoking", "no transient risk factor",
                            "no identifiable risk factor", "without a provoking",
                            "without an identifiable", "no major transient", "not provoked",
-                           "no clear provoking"],
+                           "no clear provoking",
+                           r"re:\bno\s+(?:(?:identifiable|identified|clear|obvious|apparent|"
+                           r"major|transient|reversible)\s+)*(?:provoking|precipitating|"
+                           r"inciting|triggering|risk)\s+(?:factors?|causes?|events?)\b",
+                           r"re:\bno\s+(?:(?:identifiable|identified|clear|obvious|"
+                           r"apparent)\s+)+(?:cause|trigger)\b"],
                 "opposite": ["provoked", "surgery-provoked", "postoperative", "post-operative",
                              "major transient risk factor", r"re:\bprovoked by\b"],
                 "label": "unprovoked DVT"}},
@@ -195,7 +243,7 @@ def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
             {"note_decision": {
                 "subject": SUBJECT,
                 "action": EXTENDED_WORDS,
-                "opposite": [rf"re:\b{STOP_WORDS}\b", "3 months total", "time-limited"],
+                "opposite": [*STOP_ANTICOAGULANT, "3 months total", "time-limited"],
                 "label": "extended-phase anticoagulation without a planned stop"}},
             {"any": {"of": [
                 {"note_decision": {
@@ -204,14 +252,15 @@ def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
                                "de-escalate", "reduced", "continue", "start", "extended",
                                "twice daily", "bid", "2.5 mg"],
                     "opposite": [r"re:\b(?:continue|remain on|stay on|keep)\b[^;,]{0,30}"
-                                 r"(?<![\d.])5\s*mg\b", r"re:(?<![\d.])10\s*mg\s+(?:bid|twice)"],
+                                 r"(?<!from\s)(?<![\d.])5\s*mg\b",
+                                 r"re:(?<![\d.])10\s*mg\s+(?:bid|twice)", ONCE_DAILY_2_5],
                     "value": {"value": 2.5, "tolerance": 0, "units": {"mg": 1}},
                     "label": "apixaban 2.5 mg twice daily"}},
                 {"note_decision": {
                     "subject": ["rivaroxaban", "Xarelto"],
                     "action": ["reduce", "decrease", "lower", "switch", "change", "start",
                                "continue", "extended", "daily", "once daily", "10 mg"],
-                    "opposite": [r"re:\b(?:15|20)\s*mg\b"],
+                    "opposite": [r"re:\b(?:15|20)\s*mg\b", TWICE_DAILY_10],
                     "value": {"value": 10, "tolerance": 0, "units": {"mg": 1}},
                     "label": "rivaroxaban 10 mg once daily"}},
             ]}},
@@ -317,19 +366,49 @@ def _days(quantity: dict[str, Any] | None) -> float | None:
     return float(quantity["value"]) * {"wk": 7.0, "mo": 30.0}.get(unit, 1.0)
 
 
+STRENGTH_MG = {APIXABAN_5: 5.0, APIXABAN_2_5: 2.5, RIVAROXABAN_10: 10.0, RIVAROXABAN_20: 20.0}
+TABLET_UNITS = ("tablet", "tablets", "tab", "tabs", "tbl")
+
+
+def _is_tablet(unit: str) -> bool:
+    """'tablet', 'tabs', UCUM '{tablet}' or '{tbl}'."""
+    return unit_normalize(unit).strip("{}") in TABLET_UNITS
+
+
+def _strength(resource: dict[str, Any]) -> float | None:
+    concept = resource.get("medicationCodeableConcept") or {}
+    codes = [str(c.get("code")) for c in concept.get("coding", []) or []]
+    return next((STRENGTH_MG[c] for c in codes if c in STRENGTH_MG), None)
+
+
+def _quantity_days(resource: dict[str, Any]) -> float | None:
+    """Days a dispensed quantity of tablets lasts at the ordered dose and frequency."""
+    quantity = (resource.get("dispenseRequest") or {}).get("quantity") or {}
+    unit = str(quantity.get("code") or quantity.get("unit") or "tablet")
+    mg, strength, per_day = _mg(resource), _strength(resource), frequency_per_day(resource)
+    if quantity.get("value") is None or not _is_tablet(unit) or not (
+            mg and strength and per_day):
+        return None
+    return float(quantity["value"]) / (mg / strength * per_day)
+
+
 def _covered_days(resource: dict[str, Any]) -> float | None:
-    """Days of therapy the order covers, refills included (None when open-ended)."""
-    found = [_days((i.get("timing") or {}).get("repeat", {}).get("boundsDuration"))
-             for i in resource.get("dosageInstruction", []) or []]
+    """Days of therapy the order authorizes, refills included (None when open-ended).
+
+    A duration, a supply or a quantity of tablets bounds the order; each refill repeats the
+    supply, so a refill on a course meant to end is more anticoagulation than planned.
+    """
+    bounds = [_days((i.get("timing") or {}).get("repeat", {}).get("boundsDuration"))
+              for i in resource.get("dosageInstruction", []) or []]
     dispense = resource.get("dispenseRequest") or {}
     supply = _days(dispense.get("expectedSupplyDuration"))
+    if supply is None:
+        supply = _quantity_days(resource)
     refills = int(dispense.get("numberOfRepeatsAllowed") or 0)
-    bounded = [d for d in found if d is not None]
-    if bounded:
-        return max(bounded)
+    found = [d for d in bounds if d is not None]
     if supply is not None:
-        return supply * (1 + refills)
-    return None
+        found.append(supply * (1 + refills))
+    return max(found) if found else None
 
 
 def _mg(resource: dict[str, Any]) -> float | None:
@@ -337,49 +416,140 @@ def _mg(resource: dict[str, Any]) -> float | None:
     if found is None:
         return None
     value, unit = found
-    unit = unit_normalize(unit)
-    if unit == "mg":
+    if unit_normalize(unit) == "mg":
         return value
-    if unit in ("tablet", "tablets", "tab", "tabs", "{tbl}"):
-        concept = resource.get("medicationCodeableConcept") or {}
-        code = next((str(c.get("code")) for c in concept.get("coding", []) or []), "")
-        strength = {APIXABAN_5: 5.0, APIXABAN_2_5: 2.5, RIVAROXABAN_10: 10.0,
-                    RIVAROXABAN_20: 20.0}.get(code)
+    if _is_tablet(unit):
+        strength = _strength(resource)
         return value * strength if strength else None
     return None
+
+
+def _completion_problems(resource: dict[str, Any], now: datetime, low: date,
+                         high: date) -> list[str]:
+    """Why an apixaban 5 mg order is not the rest of a 3-month course (empty when it is)."""
+    problems = []
+    if resource.get("status") != "active" or resource.get("intent") != "order":
+        problems.append(f"status {resource.get('status')}/{resource.get('intent')}")
+    if _mg(resource) != 5.0:
+        problems.append(f"dose {dose(resource)}")
+    if frequency_per_day(resource) != 2.0:
+        problems.append(f"{frequency_per_day(resource)} times/day")
+    days = _covered_days(resource)
+    if days is None:
+        problems.append("no end date (open-ended)")
+    else:
+        end = (now + timedelta(days=days)).date()
+        if not low <= end <= high:
+            problems.append(f"ends {end.isoformat()} (expected {low} to {high})")
+    return problems
 
 
 @triggered_by(WRITE)
 def apixaban_to_three_months(ctx: GradingContext) -> CheckpointResult:
     """Prescribed apixaban 5 mg twice daily for a bounded course that ends 12-14 weeks after
-    the DVT (duration or supply with refills), i.e. the rest of the 3-month treatment phase."""
+    the DVT (duration, supply or tablet count, refills included), i.e. the rest of the 3-month
+    treatment phase - and no other active apixaban 5 mg order that runs on past it."""
     now: datetime = ctx.values["now"]
     low = datetime.fromisoformat(str(ctx.values["dvt_window_start"])).date()
     high = datetime.fromisoformat(str(ctx.values["dvt_window_end"])).date()
     written = [r for r in ctx.written("MedicationRequest")
-               if patient_id(r) == ctx.patient_id and matches_code(r, [APIXABAN_5])]
+               if patient_id(r) == ctx.patient_id and matches_code(r, [APIXABAN_5])
+               and r.get("status") in ("active", "draft", "on-hold")]
     if not written:
         return CheckpointResult(False, "no apixaban 5 mg prescription written")
-    reasons = []
-    for resource in written:
-        problems = []
-        if resource.get("status") != "active" or resource.get("intent") != "order":
-            problems.append(f"status {resource.get('status')}/{resource.get('intent')}")
-        if _mg(resource) != 5.0:
-            problems.append(f"dose {dose(resource)}")
-        if frequency_per_day(resource) != 2.0:
-            problems.append(f"{frequency_per_day(resource)} times/day")
-        days = _covered_days(resource)
-        if days is None:
-            problems.append("no end date (open-ended)")
-        else:
-            end = (now + timedelta(days=days)).date()
-            if not low <= end <= high:
-                problems.append(f"ends {end.isoformat()} (expected {low} to {high})")
-        if not problems:
-            return CheckpointResult(True, "apixaban 5 mg twice daily to complete 3 months")
-        reasons.append(", ".join(problems))
-    return CheckpointResult(False, f"apixaban order not a 3-month completion: {reasons[0]}")
+    problems = [_completion_problems(r, now, low, high) for r in written]
+    if not any(not p for p in problems):
+        return CheckpointResult(False, "apixaban order not a 3-month completion: "
+                                       + ", ".join(problems[0]))
+    if any(problems):
+        extra = next(p for p in problems if p)
+        return CheckpointResult(False, "another apixaban 5 mg order is not part of a 3-month "
+                                       f"course: {', '.join(extra)}")
+    return CheckpointResult(True, "apixaban 5 mg twice daily to complete 3 months")
+
+
+def _stop_plans(values: dict[str, Any]) -> tuple[NoteDecisionArgs, NoteDecisionArgs]:
+    """The two ways a note states the end of the 3-month course: the total (3 months, 12-14
+    weeks, 90 days - or a stop date, read as days since the DVT) or the time still to go
+    ('another 5 weeks, then stop')."""
+    more = r"(?:another|more|additional|further|remaining|extra)"
+    common = {
+        "subject": SUBJECT,
+        "opposite": [*EXTENDED_WORDS, "reduced dose", "reduced-dose", "2.5 mg",
+                     r"re:\b6\s*months?\b",
+                     # 3 months or more still to go, after 7-9 weeks, is not a 3-month course
+                     rf"re:\b{more}\s+(?:(?:[3-9]|1[0-2])\s*(?:months?|mos?)|"
+                     r"(?:1[2-9]|[2-9]\d)\s*(?:weeks?|wks?))\b",
+                     r"re:\b(?:reassess|re-assess|re-evaluate|reevaluate|revisit)\w*"],
+        "label": "stop anticoagulation after 3 months in total",
+    }
+    total = NoteDecisionArgs.model_validate({
+        **common,
+        "action": [rf"re:\b{STOP_WORDS}\b", "no extended", "no further anticoagulation",
+                   r"re:\b(?:no|not)\s+(?:need\s+(?:for|to)\s+)?(?:extend\w*|"
+                   r"continu\w*\s+(?:beyond|past|after)|indefinite\w*|long[- ]term)\b",
+                   "complete", "course", "total", "duration", "time-limited", "finish"],
+        "value": {"value": 3, "tolerance": 0.26,
+                  "units": {"mo": 1, "wk": 0.230769, "d": 0.032877}}})
+    remaining = NoteDecisionArgs.model_validate({
+        **common,
+        "action": [rf"re:\b{more}\b(?=.*\b{STOP_WORDS}\b)|\b{STOP_WORDS}\b(?=.*\b{more}\b)"],
+        "value": {"value": float(values["remaining_days"]), "tolerance": 7,
+                  "units": {"d": 1, "wk": 7, "mo": 30.44}}})
+    return total, remaining
+
+
+def _date_of(match: re.Match[str], now: date) -> date | None:
+    """The date a matched date expression names; a date without a year is the next one."""
+    parts = match.groupdict()
+    month = (_MONTHS.index(parts["mon"][:3].lower()) + 1 if parts.get("mon")
+             else int(parts["m"]))
+    year = parts.get("y")
+    try:
+        if year:
+            return date(int(year) + (2000 if len(year) == 2 else 0), month, int(parts["d"]))
+        found = date(now.year, month, int(parts["d"]))
+    except ValueError:
+        return None
+    return found.replace(year=now.year + 1) if found < now - timedelta(days=60) else found
+
+
+def _durations_as_numbers(note: str, dvt: date, now: date) -> str:
+    """The note with number words and hyphenated units as digits ('three months' -> '3
+    months', '12-week' -> '12 week') and each future date as days since the DVT ('through
+    2026-06-17' -> 'through 91 days'), so a plan stated either way is read as a duration."""
+    text = _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), note)
+    text = _HYPHENATED_UNIT.sub(r"\1 ", text)
+    text = _NUMBER_MORE.sub(r"\2 \1 ", text)
+
+    def as_days(match: re.Match[str]) -> str:
+        found = _date_of(match, now)
+        if found is None or found < now:
+            return match.group(0)
+        return f"{(found - dvt).days} days"
+
+    for form in _DATE_FORMS:
+        text = form.sub(as_days, text)
+    return text
+
+
+@triggered_by(FILE)
+def three_month_stop(ctx: GradingContext) -> CheckpointResult:
+    """The note plainly plans to stop anticoagulation when 3 months are complete (as a total,
+    a stop date, or the weeks still to go) and never plans extended or reduced-dose therapy."""
+    note = ctx.note()
+    if note is None:
+        return CheckpointResult(False, "no note")
+    now: datetime = ctx.values["now"]
+    dvt = date.fromisoformat(str(ctx.values["dvt_date"]))
+    read = replace(ctx, files={**ctx.files,
+                               ctx.note_path: _durations_as_numbers(note, dvt, now.date())})
+    total, remaining = _stop_plans(dict(ctx.values))
+    first = note_decision(read, total)
+    if first.passed or first.reason.startswith("contradicts"):
+        return first
+    second = note_decision(read, remaining)
+    return second if second.passed else first
 
 
 @triggered_by(WRITE)

@@ -18,8 +18,12 @@ from physbench_gym.grading.resources import dose, frequency_per_day, patient_id
 from physbench_gym.grading.text import (
     NEGATION_CUES,
     clauses,
+    compile_terms,
+    find_terms,
     is_hedged,
     is_historical,
+    negated_after,
+    negated_before,
     quantities,
     unit_normalize,
 )
@@ -45,13 +49,18 @@ _STANDARD = r"(?:standard|usual|licensed|label(?:ed)?|normal|approved|regular|re
 
 # A 2- to 4-fold cetirizine regimen written any common way: '20 mg BID', '10 mg twice daily',
 # '40 mg/day', '2 tabs BID', 'fourfold', '4x the standard dose', 'double the dose'.
+# A regimen may end 'every day, not PRN': the tail is read with it, so the post-posed 'not'
+# does not count as negating the regimen itself.
+_TAIL = (r"(?:[\s,]+(?:taken\s+)?(?:every day|each day|daily|scheduled|regularly))?"
+         r"(?:[\s,;-]*(?:and\s+)?(?:not|rather than)\s+(?:prn|as[\s-]needed|on demand"
+         r"|when needed))?")
 _REGIMEN = [
-    rf"re:\b20\s*mg\b{_PO}\s*{_TWICE}",
-    rf"re:\b10\s*mg\b{_PO}\s*(?:{_TWICE}|{_THRICE_PLUS})",
-    rf"re:\b(?:20|30|40)\s*mg\b{_PO}\s*(?:total\s+)?(?:{_ONCE})",
-    r"re:\b(?:20|30|40)\s*mg\s*(?:total|in total|in divided doses|divided)",
-    rf"re:\b(?:2|two)\s*(?:tabs?|tablets?)\b[^;]{{0,20}}?{_TWICE}",
-    rf"re:\b(?:1|one)\s*(?:tabs?|tablets?)\b[^;]{{0,20}}?(?:{_TWICE}|{_THRICE_PLUS})",
+    rf"re:\b20\s*mg\b{_PO}\s*{_TWICE}{_TAIL}",
+    rf"re:\b10\s*mg\b{_PO}\s*(?:{_TWICE}|{_THRICE_PLUS}){_TAIL}",
+    rf"re:\b(?:20|30|40)\s*mg\b{_PO}\s*(?:total\s+)?(?:{_ONCE}){_TAIL}",
+    rf"re:\b(?:20|30|40)\s*mg\s*(?:total|in total|in divided doses|divided){_TAIL}",
+    rf"re:\b(?:2|two)\s*(?:tabs?|tablets?)\b[^;]{{0,20}}?{_TWICE}{_TAIL}",
+    rf"re:\b(?:1|one)\s*(?:tabs?|tablets?)\b[^;]{{0,20}}?(?:{_TWICE}|{_THRICE_PLUS}){_TAIL}",
     rf"re:\b(?:2|3|4|two|three|four)\s*(?:x|×|times)\s+(?:the\s+)?{_STANDARD}",
     r"re:\b(?:2|3|4|two|three|four)[\s-]?fold\b",
     r"re:\bup\s*to\s*(?:4|four)\s*(?:x|×|times|-?fold)",
@@ -76,6 +85,8 @@ _CETIRIZINE_OPPOSITE = [
     r"re:\b(?:at|on) the same dose\b",
     rf"re:{_NAMES}\s+(?:\S+\s+){{0,2}}unchanged\b",
     r"re:\bno change (?:in|to|of) (?:the |her )?(?:cetirizine|zyrtec|antihistamine|dose)",
+    # EAACI 2022: the up-dosed antihistamine is taken regularly, every day, not on demand.
+    r"re:\b(?:prn|p\.r\.n|as[\s-]needed|when needed|on demand)\b",
 ]
 
 FIRST_GENERATION = ["diphenhydramine", "Benadryl", "hydroxyzine", "Atarax", "Vistaril",
@@ -103,6 +114,12 @@ _PRESCRIBE = (r"(?:start|initiat|prescrib|begin|add|give|continue|resume|use|rec
 # A short rescue course for a severe flare stays allowed (EAACI 2022: up to 10 days).
 _RESCUE = r"(?:short|burst|brief|rescue|days?|\d+\s*d|flares?|exacerbations?|only|severe)"
 _LONG = r"(?:long[- ]term|chronic|daily|maintenance|ongoing|regular|scheduled|continuous)"
+# A course past the short rescue burst (EAACI 2022: up to 10 days; two weeks still tolerated).
+_LONG_COURSE = (r"(?:for|over|x|×)\s*(?:(?:[3-9]|[1-9]\d)\s*(?:weeks?|wks?|w)"
+                r"|(?:\d+|several|many|a few)\s*(?:months?|mos?)"
+                r"|(?:1[5-9]|[2-9]\d|\d{3})\s*(?:days?|d))\b")
+# Words that may sit between a drug and 'is fine' without turning the sentence against it.
+_NOT_AWAY = r"(?!(?:not|no|never|but|avoid|stop|nor)\b)"
 
 
 # Words between a verb and the drug that turn 'recommend stopping X' away from using X.
@@ -115,17 +132,22 @@ def _aimed(verbs: str, names: list[str]) -> str:
 
 
 def _opposite_for(names: list[str], long_term_only: bool = False) -> list[str]:
-    """Plans that use the drug: 'continue diphenhydramine', 'start prednisone', 'prednisone
-    is appropriate'; for steroids a short rescue course stays allowed, so only plans for
-    long-term, daily or unqualified courses count."""
+    """Plans that use the drug: 'continue diphenhydramine', 'start prednisone', 'diphenhydramine
+    at bedtime is fine'; for steroids a short rescue course stays allowed, so only plans for
+    long-term, daily or unqualified courses, or courses of three weeks and more, count."""
     pattern = "|".join(re.escape(n.lower()).replace(r"\ ", r"[\s-]*") for n in names)
-    terms = [rf"re:\b(?:{pattern})\b\s+(?:is|are|remains?)\s+(?:appropriate|reasonable|fine"
-             r"|recommended|indicated|safe|ok|okay|acceptable)\b"]
+    terms = [rf"re:\b(?:{pattern})\b(?:\s+{_NOT_AWAY}\S+){{0,5}}?\s+(?:is|are|remains?|can be)"
+             rf"\s+(?:{_NOT_AWAY}\w+\s+)?(?:appropriate|reasonable|fine|recommended|indicated"
+             r"|safe|ok|okay|acceptable|continued)\b"]
     if long_term_only:
         terms.append(rf"re:\b{_PRESCRIBE}\w*\s+(?:{_AWAY}\S+\s+){{0,2}}{_LONG}\s+"
                      rf"(?:\S+\s+){{0,1}}(?:{pattern})\b")
         terms.append(rf"re:^(?!.*\b{_RESCUE}\b).*\b{_PRESCRIBE}\w*\s+(?:{_AWAY}\S+\s+){{0,2}}"
                      rf"(?:{pattern})\b")
+        # A regimen written without a verb: 'maintenance prednisone 5 mg daily',
+        # 'prednisone 20 mg daily for 6 weeks', 'prednisone taper over 2 months'.
+        terms.append(rf"re:\b{_LONG}\s+(?:\S+\s+){{0,1}}(?:{pattern})\b\s+\d+(?:\.\d+)?\s*mg\b")
+        terms.append(rf"re:\b(?:{pattern})\b(?:\s+(?!bursts\b)\S+){{0,8}}?\s+{_LONG_COURSE}")
     else:
         terms.append(_aimed(_PRESCRIBE, names))
     return terms
@@ -267,6 +289,19 @@ _LATER = re.compile(r"\b(?:next|then|later|after|subsequent\w*|future|step|escal
                     r"inadequate|not controlled|uncontrolled|add-on)\b")
 
 
+# Post-posed refusals: 'omalizumab 300 mg q4w is not needed', '... not indicated'.
+_NOT_NEEDED = re.compile(r"\b(?:not|never|no longer)\s+(?:\w+\s+)?(?:needed|indicated|necessary"
+                         r"|recommended|required|warranted|appropriate)\b|\bunnecessary\b"
+                         r"|\bcontraindicated\b|\bno role\b")
+# Dotted Latin abbreviations ('s.c.', 'p.o.', 'q.4 wk') would split a clause at each dot.
+_DOTTED = re.compile(r"\b(s\.c|s\.q|p\.o|i\.v|q\.d|b\.i\.d|t\.i\.d|q\.i\.d|p\.r\.n|q)"
+                     r"\.(?=\s|\d|,|$)", re.IGNORECASE)
+
+
+def _undot(note: str) -> str:
+    return _DOTTED.sub(lambda m: m.group(1).replace(".", ""), note)
+
+
 @triggered_by(FILE)
 def omalizumab_next_step(ctx: GradingContext) -> CheckpointResult:
     """The note names omalizumab 300 mg every 4 weeks as the step after up-dosing fails
@@ -276,12 +311,12 @@ def omalizumab_next_step(ctx: GradingContext) -> CheckpointResult:
     if note is None:
         return CheckpointResult(False, "no note")
     stated, wrong = False, ""
-    for clause in clauses(note):
+    for clause in clauses(_undot(note)):
         match = _OMALIZUMAB.search(clause)
         if not match or is_historical(clause):
             continue
         before = " ".join(clause[:match.start()].split()[-2:])
-        if NEGATION_CUES.search(before):
+        if NEGATION_CUES.search(before) or _NOT_NEEDED.search(clause[match.end():]):
             continue
         doses = [q.value for q in quantities(clause) if q.unit == "mg"]
         interval_ok = bool(_FOUR_WEEKLY.search(clause))
@@ -299,3 +334,34 @@ def omalizumab_next_step(ctx: GradingContext) -> CheckpointResult:
     if stated:
         return CheckpointResult(True, "omalizumab 300 mg every 4 weeks named as the next step")
     return CheckpointResult(False, "omalizumab 300 mg every 4 weeks not named as the next step")
+
+
+_CSU = compile_terms(("chronic spontaneous urticaria", "CSU", "chronic idiopathic urticaria",
+                      "CIU", "chronic urticaria"))
+# 'CSU not well controlled' speaks of control, not of the diagnosis.
+_CONTROL_AFTER = re.compile(r"^\W*(?:\S+\s+){0,3}?(?:is\s+|are\s+|remains?\s+)?(?:not|no longer)"
+                            r"\s+(?:\w+\s+)?(?:controlled|responding|responsive|improv\w*"
+                            r"|better|resolved|suppressed)\b")
+
+
+@triggered_by(FILE)
+def csu_named(ctx: GradingContext) -> CheckpointResult:
+    """The note names chronic spontaneous urticaria and never denies it; a post-posed 'not
+    (well) controlled' describes the disease's control and is not a denial."""
+    note = ctx.note()
+    if note is None:
+        return CheckpointResult(False, "no note")
+    affirmed, denied = False, ""
+    for clause in clauses(note):
+        for match in find_terms(clause, _CSU):
+            after = clause[match.end():]
+            if negated_before(clause, match.start()) or (
+                    negated_after(clause, match.end()) and not _CONTROL_AFTER.match(after)):
+                denied = denied or clause
+            elif not is_hedged(clause):
+                affirmed = True
+    if denied:
+        return CheckpointResult(False, f"denies chronic spontaneous urticaria: \"{denied[:90]}\"")
+    if affirmed:
+        return CheckpointResult(True, "chronic spontaneous urticaria named")
+    return CheckpointResult(False, "chronic spontaneous urticaria not named")

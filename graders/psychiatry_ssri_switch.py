@@ -1,9 +1,11 @@
 """Switching venlafaxine XR to sertraline by cross-taper.
 
 Effexor XR label: taper by about 75 mg a day at 1-week intervals (discontinuation symptoms);
-Zoloft label: start 25-50 mg once daily, raise at intervals of at least a week. The first
-prescriptions of the switch are sertraline 25-50 mg once daily and venlafaxine XR 37.5-75 mg a
-day below the current dose.
+Zoloft label: 50 mg once daily for MDD (25 mg the gentler start used in a cross-taper), raise
+at intervals of at least a week. The first prescriptions of the switch are sertraline 25-50 mg
+once daily and venlafaxine XR 37.5-75 mg a day below the current dose. The note's taper decision
+must not be contradicted by a plan to raise, keep or abruptly stop venlafaxine; the history of
+past increases and counselling about abrupt stops are not such plans.
 """
 
 from __future__ import annotations
@@ -27,6 +29,22 @@ _VENLAFAXINE = ["venlafaxine", "venlafaxine XR", "venlafaxine ER", "Effexor", "E
 _SERTRALINE = ["sertraline", "Zoloft", "SSRI"]
 _VEN = r"(?:venlafaxine|effexor|snri)"
 _SER = r"(?:sertraline|zoloft|ssri)"
+_SER_NAME = r"(?:sertraline|zoloft)\b"  # 'avoid SSRI/MAOI combinations' is no refusal
+# a plan to stay on a drug; 'continued'/'maintained on' are history
+_STAY = r"\b(?:continue|continuing|keep|maintain|remain on|stay on)"
+_NEGATION = (r"no|not|never|avoid\w*|without|rather than|instead of|don't|won't|against"
+             r"|prevent\w*|minimi[sz]\w*")
+_COUNSEL = (r"risks?|caus\w*|lead\w*|result\w*|trigger\w*|precipitat\w*|warn\w*|explain\w*"
+            r"|counsel\w*|educat\w*|discuss\w*|review\w*|advis\w*|symptoms?|withdrawal"
+            r"|syndrome|reactions?|effects?|danger\w*|unsafe|if|when")
+_KEEP = ("sertraline", "venlafaxine", "trazodone")  # the switch itself and his sleep aid
+_INTERACTING_CLASSES = ("ssri", "snri", "antidepressant", "maoi", "monoamine oxidase")
+_INTERACTING_DRUGS = ("fluoxetine", "paroxetine", "citalopram", "fluvoxamine", "vilazodone",
+                      "vortioxetine", "duloxetine", "milnacipran", "phenelzine",
+                      "tranylcypromine", "isocarboxazid", "selegiline", "linezolid", "tramadol",
+                      "methylene blue", "meperidine", "tapentadol", "mirtazapine",
+                      "bupropion", "amitriptyline", "nortriptyline", "clomipramine",
+                      "imipramine", "lithium")
 
 
 def products(ingredient: str, form: str) -> dict[float, str]:
@@ -59,8 +77,9 @@ def ssri_switch(values: dict[str, Any]) -> dict[str, Any]:
     """The first step of the venlafaxine XR -> sertraline cross-taper and the chart history."""
     current = float(values["venlafaxine_mg"])
     phq9 = int(values["phq9"])
-    if not 10 <= phq9 <= 19:
-        raise ValueError(f"PHQ-9 {phq9} is not a partial response")
+    if not PHQ9_HISTORY[0] * 0.5 < phq9 <= PHQ9_HISTORY[0] * 0.75:
+        # partial response: a 25-49% fall (50% is response, under 25% non-response)
+        raise ValueError(f"PHQ-9 {phq9} (from {PHQ9_HISTORY[0]}) is not a partial response")
     caps, tabs = venlafaxine_codes(), sertraline_codes()
     low, high = current - STEP_MG[1], current - STEP_MG[0]
     new = low
@@ -82,8 +101,12 @@ def ssri_switch(values: dict[str, Any]) -> dict[str, Any]:
         "venlafaxine_75_rxnorm": caps[75.0],
         "venlafaxine_change_reason": ("Partial response; increased to 225 mg daily." if increased
                                       else "Renewed at 150 mg daily; partial response."),
+        # 150 mg since week 6 of the year-long trial; 225 mg since the last change
+        "dose_duration_text": (f"{values['months_on_dose']} months" if increased
+                               else "about 10 months"),
         "venlafaxine_codes": list(caps.values()),
         "sertraline_codes": list(tabs.values()),
+        "interacting_codes": interacting_codes(),
         "sertraline_25_rxnorm": tabs[25.0],
         "new_venlafaxine_mg": new,
         "new_venlafaxine_rxnorm": caps[new],
@@ -99,34 +122,78 @@ def ssri_switch(values: dict[str, Any]) -> dict[str, Any]:
         "phq9_mid": max(phq9 + 2, 16),
         "venlafaxine_subject": _VENLAFAXINE,
         "sertraline_subject": _SERTRALINE,
-        "taper_actions": ["decrease", "step down", "step-down", "cut", "drop",
+        "taper_actions": ["decrease", "step down", "step-down", "cut", "drop", "halve",
+                          r"re:\bstep\w*\s+(?:\S+\s+){0,3}down\b",
                           rf"re:\b{_VEN}\w*(?:\s+(?:xr|er))?\s+{_mg(current)}(?:\.0)?\s*"
                           r"(?:mg)?\s*(?:->|→|=>|to)\s*\d",
                           rf"re:\bfrom\s+{_mg(current)}(?:\.0)?\s*(?:mg)?\s+(?:daily\s+)?to\s+\d"],
-        "taper_opposite": [
-            rf"re:\b(?:increas|rais|uptitrat|escalat)\w*\s+(?:\S+\s+){{0,2}}{_VEN}",
-            rf"re:\b{_VEN}\w*(?:\s+(?:xr|er))?\s+(?:\S+\s+){{0,2}}(?:increas|rais)\w*\s+to\s+\d",
-            r"re:\b(?:stop|discontinu|d/c)\w*\s+(?:\S+\s+){0,3}(?:abruptly|immediately|today"
-            r"|now|at once|cold turkey)",
-            r"re:\b(?:abrupt(?:ly)?|immediate(?:ly)?)\s+(?:\S+\s+){0,1}(?:stop|discontinu|cessation"
-            r"|switch)\w*",
-            "cold turkey",
-            rf"re:\b(?:continue|keep|maintain)\w*\s+(?:\S+\s+){{0,2}}{_VEN}\w*(?:\s+(?:xr|er))?"
-            rf"\s+(?:at\s+)?{_mg(current)}\b",
-            r"re:\b(?:continue|keep|maintain)\w* (?:the |his )?(?:current|same) dose\b",
-        ],
+        "taper_opposite": taper_opposite(current),
         "start_actions": ["start", "titrate", "increase",
                           rf"re:\b{_SER}\w*\s+\d+(?:\.\d+)?\s*mg\b[^;]{{0,20}}\b(?:daily|qd|qam"
                           r"|qhs|once|every (?:morning|day|evening)|nightly|at bedtime)"],
         "start_opposite": [
-            rf"re:\b(?:avoid|defer|postpone|hold off|not start|not initiat|not prescrib|against)"
-            rf"\w*\s+(?:\S+\s+){{0,2}}{_SER}",
+            r"re:\b(?:avoid|defer|postpone|hold off(?: on)?|not start|not initiat|not prescrib"
+            r"|recommend against|advise against|advised against)\w*\s+(?:starting\s+|initiating\s+"
+            rf"|the\s+|a\s+|using\s+|switching\s+to\s+)?{_SER_NAME}",
             rf"re:\b{_SER}\s+(?:is|would be|remains)\s+(?:contraindicated|not recommended"
             r"|not appropriate|not indicated)",
             rf"re:\b{_SER}\w*\s+\d+(?:\.\d+)?\s*mg\b[^;]{{0,15}}\b(?:bid|b\.i\.d|twice|tid"
             r"|three times)",
+            rf"re:\b(?:start|initiat|begin|commenc)\w*\s+(?:\S+\s+){{0,2}}{_SER_NAME}\s+(?:at\s+)?"
+            r"(?:[1-9]\d\d|7[5-9]|[89]\d)(?:\.\d+)?\s*mg\b",
         ],
     }
+
+
+def interacting_codes() -> list[str]:
+    """RxNorm codes of the terminology's other antidepressants and serotonergic interacting
+    drugs: ordering one during the cross-taper adds serotonin-syndrome risk (MAOIs and
+    linezolid are contraindicated with both drugs). Trazodone, which he already takes, is
+    left out. Matching codes, not order text, lets a sig that warns against tramadol pass."""
+    found = []
+    for concept in terminology.all_concepts("rxnorm"):
+        ingredient = concept.extra.get("ingredient", "").lower()
+        drug_class = concept.extra.get("drug_class", "").lower()
+        if ingredient.split()[:1] and ingredient.split()[0] in _KEEP:
+            continue  # exact names: desvenlafaxine is not venlafaxine
+        if (any(word in drug_class for word in _INTERACTING_CLASSES)
+                or any(name in ingredient for name in _INTERACTING_DRUGS)):
+            found.append(concept.code)
+    return found
+
+
+def _plain(verb: str, after_ban: str = _COUNSEL) -> str:
+    """A regex for ``verb`` asserted as the plan: no negation or counselling word in the
+    clause before it and no consequence after it, so 'stopping venlafaxine abruptly causes
+    withdrawal' and 'avoid abrupt discontinuation' do not read as an abrupt stop."""
+    before = rf"(?:(?!\b(?:{_NEGATION}|{_COUNSEL})\b).)*?"
+    return rf"re:^{before}{verb}(?!.*\b(?:{after_ban})\b)"
+
+
+def taper_opposite(current: float) -> list[str]:
+    """Plans that contradict a first taper step: raising venlafaxine above the current dose,
+    stopping it abruptly, or keeping the current dose. A past increase ('increased to 150 mg
+    after 6 weeks', 'sweating since the increase in venlafaxine') is history, not a plan."""
+    higher = "|".join(re.escape(_mg(current + STEP_MG[0] * k)) for k in range(1, 7))
+    return [
+        r"re:^(?:[a-z /-]{1,20}:\s*)?(?:(?:will|plan to|recommend|we will|i recommend)\s+)?"
+        rf"(?:increase|raise|uptitrate|up-titrate|escalate|titrate up)\s+(?:the\s+)?"
+        rf"(?:dose\s+of\s+)?{_VEN}",
+        rf"re:\b{_VEN}\w*[^.;]{{0,40}}?\b(?:increas|rais|uptitrat|up-titrat|escalat|titrat)\w*"
+        rf"(?:\s+up)?\s+(?:\S+\s+){{0,2}}?to\s+(?:{higher})\s*mg",
+        rf"re:\b(?:increas|rais|uptitrat|up-titrat|escalat|titrat)\w*\s+(?:\S+\s+){{0,3}}?{_VEN}\w*"
+        rf"(?:\s+(?:xr|er))?\s+(?:up\s+)?to\s+(?:{higher})\s*mg",
+        rf"re:\b{_VEN}\w*(?:\s+(?:xr|er))?\s+{_mg(current)}\s*(?:mg)?\s*(?:->|→|=>|to)\s*"
+        rf"(?:{higher})\b",
+        _plain(r"\b(?:stop|discontinu|d/c|cease)\w*\s+(?:\S+\s+){0,3}(?:abruptly|immediately"
+               r"|today|now|at once|cold turkey)\b"),
+        _plain(r"\b(?:abrupt(?:ly)?|immediate(?:ly)?|direct)\s+(?:\S+\s+){0,1}(?:stop|discontinu"
+               r"|cessation|switch)\w*"),
+        _plain(r"\bcold turkey\b"),
+        rf"re:{_STAY}\s+(?:\S+\s+){{0,2}}{_VEN}\w*(?:\s+(?:xr|er))?\s+(?:at\s+)?"
+        rf"(?:{_mg(current)}\b|(?:the\s+|his\s+)?(?:current|same)\s+dose\b)",
+        rf"re:{_STAY}\s+(?:the\s+|his\s+)?(?:current|same)\s+(?:\S+\s+)?dose\s+of\s+{_VEN}",
+    ]
 
 
 def _mine(ctx: GradingContext) -> list[dict[str, Any]]:

@@ -96,6 +96,70 @@ WRONG = [
     (_note(omalizumab="Refer to dermatology if refractory."), "omalizumab_next_step"),
 ]
 
+# Independent review: phrasings that differ from the oracle and must pass.
+CORRECT_REVIEW = [
+    # 'chronic urticaria', UAS-7 x/42, titrate up, D/c Benadryl, RTC without 'in', SQ Q4W
+    """Impression: chronic urticaria; UAS-7 of 26/42 (moderate activity), not adequately
+controlled on cetirizine 10 mg qd.
+Recs: titrate cetirizine up to 20mg bid. D/c Benadryl. No further oral steroid courses.
+RTC 4 wks with UAS7 diary.
+Step 3: add omalizumab 300 mg SQ Q4W if still symptomatic.""",
+    # tablets, passive stop, 'not recommended', recheck in days, Xolair monthly with dotted s.c.
+    """CSU - UAS7 26, insufficiently controlled on standard-dose cetirizine.
+- Cetirizine 2 tablets (20 mg) by mouth twice a day, scheduled.
+- Benadryl should be stopped.
+- Long-term corticosteroids are not recommended.
+- Recheck UAS7 in 14 days.
+- Xolair 300 mg s.c. monthly if no response.""",
+    # 'weekly UAS', 'not well controlled' after the diagnosis, 40 mg/day divided
+    """Chronic spontaneous urticaria (weekly UAS 26) not well controlled on cetirizine.
+Increase cetirizine to 40 mg per day in two divided doses.
+Stop the diphenhydramine and avoid other sedating antihistamines.
+Oral corticosteroids should not be used long term.
+Return visit in 4 weeks.
+Next step: omalizumab 300 mg SC every 4 weeks.""",
+    # stepwise 2x then 4x, F/u as a range without 'in'
+    """A: CSU, UAS7 = 26 (moderate), uncontrolled on cetirizine 10 mg daily.
+P: Cetirizine 10 mg BID x 1 week, then 20 mg BID.
+Stop diphenhydramine; it impairs driving.
+No more prednisone bursts.
+F/u 2-4 weeks.
+If refractory after 4 weeks: omalizumab 300 mg subQ every four weeks.""",
+    # data recited (bursts, bedtime diphenhydramine), 'not PRN' after the regimen, rescue burst
+    """Chronic spontaneous urticaria, UAS7 26, poorly controlled on cetirizine 10 mg daily.
+She had two prednisone bursts over 6 months with relapse within days.
+Diphenhydramine 25 mg at night leaves her groggy.
+Cetirizine 20 mg BID every day, not PRN.
+Diphenhydramine, which is sedating, should be stopped.
+Prednisone 40 mg x 5 days only for a severe flare; otherwise avoid steroids.
+Follow-up: 3 weeks.
+Omalizumab 300 mg q4w if UAS7 remains 16 or higher after 4 weeks of up-dosing.""",
+]
+
+WRONG_REVIEW = [
+    # cetirizine on demand instead of scheduled
+    (_note(dose="Cetirizine 20 mg PO daily as needed for hives."), "plan_documented"),
+    # a dose that is still the standard 10 mg a day
+    (_note(dose="Cetirizine 5 mg PO BID."), "plan_documented"),
+    # reassessment far beyond 2-4 weeks
+    (_note(interval="6-8 weeks"), "plan_documented"),
+    # a six-week steroid course written without a verb
+    (_note(steroid="Avoid long-term steroids. Prednisone 20 mg daily for 6 weeks."),
+     "sedating_and_steroids_avoided"),
+    # maintenance steroid written without a verb
+    (_note(steroid="Maintenance prednisone 5 mg daily."), "sedating_and_steroids_avoided"),
+    # keeps the sedating antihistamine at night
+    (_note(steroid="Avoid long-term steroids; diphenhydramine 25 mg at bedtime is fine."),
+     "sedating_and_steroids_avoided"),
+    # omalizumab named only to be refused
+    (_note(omalizumab="Omalizumab 300 mg SC q4w is not needed."), "omalizumab_next_step"),
+    # denies the diagnosis
+    ("Not chronic spontaneous urticaria; UAS7 26, poorly controlled on cetirizine 10 mg daily."
+     "\nCetirizine 20 mg PO BID.\nStop diphenhydramine. Avoid long-term steroids.\n"
+     "Reassess in 3 weeks.\nIf refractory, omalizumab 300 mg SC q4w.",
+     "uncontrolled_csu_assessed"),
+]
+
 STUFFED = """CSU, UAS7 26 18 32, poorly controlled, is well controlled. Cetirizine 20 mg BID.
 Continue cetirizine 10 mg daily. Stop cetirizine. Stop diphenhydramine. Continue diphenhydramine.
 Avoid steroids. Start prednisone 40 mg daily.
@@ -122,6 +186,19 @@ def test_template_note_passes():
 @pytest.mark.parametrize(("note", "check"), WRONG)
 def test_wrong_notes_fail(note, check):
     assert grade_note(TASK, note)[check] is False
+
+
+@pytest.mark.parametrize("note", CORRECT_REVIEW)
+def test_review_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize(("note", "check"), WRONG_REVIEW)
+def test_review_wrong_notes_fail(note, check):
+    verdicts = grade_note(TASK, note)
+    assert verdicts[check] is False
+    assert sum(not v for v in verdicts.values()) == 1, verdicts
 
 
 def test_keyword_stuffing_fails_every_decision():
@@ -184,6 +261,8 @@ def test_minimal_labs_without_extensive_workup():
     assert run_actions(TASK, [cbc, crp])["minimal_labs_ordered"]
     assert run_actions(TASK, [cbc, esr])["minimal_labs_ordered"]
     assert not run_actions(TASK, [cbc])["minimal_labs_ordered"]
+    cbc_no_diff = _lab("58410-2", "CBC panel - Blood by Automated count")
+    assert not run_actions(TASK, [cbc_no_diff, crp])["minimal_labs_ordered"]
     hs_crp = _lab("30522-7", "hs-CRP")
     assert not run_actions(TASK, [cbc, hs_crp])["minimal_labs_ordered"]
     allergen = _lab("86003", "Allergen specific IgE, food panel", "cpt")

@@ -144,3 +144,104 @@ def test_orders_follow_the_scenario():
     assert not run_actions(TASK, [_rx("1488569", 10)], ASCVD)["addon_prescribed"]
     both = run_actions(TASK, [_rx("897122", 0.6, "subcutaneous"), _rx("1488569", 10)], ASCVD)
     assert not both["addon_prescribed"]
+
+
+# Independent review: phrasings a physician writes that differ from the oracle's.
+CORRECT_REVIEW = [
+    # sick-day and contrast holds are advice, not stopping metformin; 'glucose-lowering'
+    # and 'lower the A1c' are not a metformin dose cut; interval written as '3-month visit'
+    """Assessment: T2DM, HbA1c 8.4 % (goal <7%), DKD G3a/A2. Add Farxiga 10 mg PO qAM to
+    metformin to further lower the A1c. Metformin stays at 2000 mg as the base of his
+    glucose-lowering regimen; hold metformin and dapagliflozin on sick days and hold
+    metformin before iodinated contrast. Repeat A1c at the 3-month visit.""",
+    # interval in words, 'q3 months'
+    """Most recent hemoglobin A1c: 8.4%. Initiate empagliflozin 10 mg once daily for kidney
+    protection. Metformin: no change. HbA1c in three months, then q3 months until at goal.""",
+    # one tablet daily, 'quarterly', metformin continued in a list
+    """- A1c = 8.4%, above target
+    - New Rx: dapagliflozin 10 mg tablet, one tablet by mouth daily
+    - Continue metformin ER 2000 mg daily (eGFR above 45, no dose reduction needed)
+    - A1c quarterly""",
+    # restating avoidance of glyburide does not start it
+    """HbA1c 8.4%. Starting dapagliflozin 10 mg daily; avoid glyburide given CKD. Keep
+    metformin. Recheck HbA1c in 12 wks.""",
+]
+WRONG_REVIEW = {
+    # SGLT2 inhibitor twice daily is 20 mg/day: wrong dose
+    "addon_bid": ("""A1c 8.4%. Start dapagliflozin 10 mg PO BID. Continue metformin. A1c in
+        3 months.""", "regimen_documented"),
+    # a once-daily SGLT2 inhibitor written weekly
+    "addon_weekly": ("""A1c 8.4%. Start dapagliflozin 10 mg weekly. Continue metformin. A1c in
+        3 months.""", "regimen_documented"),
+    # unconditional hold of metformin is stopping it
+    "metformin_held": ("""A1c 8.4%. Start dapagliflozin 10 mg daily. Hold metformin for now.
+        A1c in 3 months.""", "regimen_documented"),
+    # metformin halved without a reason at eGFR >= 45
+    "metformin_halved": ("""A1c 8.4%. Start dapagliflozin 10 mg daily. Halve metformin to
+        1000 mg daily. A1c in 3 months.""", "regimen_documented"),
+    # repeat A1c too late, in words and hyphenated
+    "a1c_six_months": ("""A1c 8.4%. Start dapagliflozin 10 mg daily. Continue metformin. Repeat
+        A1c at the 6-month visit.""", "monitoring_documented"),
+    "a1c_q6": ("""A1c 8.4%. Start dapagliflozin 10 mg daily. Continue metformin. A1c in six
+        months, then q6 months.""", "monitoring_documented"),
+    # repeat A1c too early to reflect the new therapy
+    "a1c_three_weeks": ("""A1c 8.4%. Start dapagliflozin 10 mg daily. Continue metformin. A1c in
+        3 weeks.""", "monitoring_documented"),
+    # hedged add-on
+    "hedged": ("""A1c 8.4%. Could start dapagliflozin 10 mg daily. Continue metformin. A1c in
+        3 months.""", "addon_class_selected"),
+}
+
+
+@pytest.mark.parametrize("note", CORRECT_REVIEW)
+def test_review_correct_notes_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize("case", sorted(WRONG_REVIEW))
+def test_review_wrong_notes_fail_their_checkpoint(case):
+    note, checkpoint = WRONG_REVIEW[case]
+    assert grade_note(TASK, note)[checkpoint] is False
+
+
+def test_ascvd_oral_semaglutide_and_schedules():
+    """Oral semaglutide (SOUL; FDA CV indication 2025) counts; a rechallenge with the SGLT2
+    inhibitor he declined, or a GLP-1 RA on the wrong schedule, does not."""
+    for plan in ("Start oral semaglutide (Rybelsus) 3 mg daily x 30 days, then 7 mg daily.",
+                 "Begin Trulicity 0.75 mg SC once weekly; will not rechallenge with an SGLT2i."):
+        assert all(grade_note(TASK, _ascvd_note(plan), ASCVD).values()), plan
+    for plan, checkpoint in (
+            ("Start semaglutide 0.25 mg weekly. Restart canagliflozin 100 mg daily.",
+             "addon_class_selected"),
+            ("Start liraglutide 0.6 mg SC weekly.", "regimen_documented"),
+            ("Start semaglutide 0.25 mg daily.", "regimen_documented")):
+        assert grade_note(TASK, _ascvd_note(plan), ASCVD)[checkpoint] is False, plan
+
+
+def test_order_text_naming_the_avoided_agent_is_not_an_unsafe_order():
+    """Directions or a note that mention the ruled-out agent belong to a correct order."""
+    lira = _rx("897122", 0.6, "subcutaneous")
+    lira["arguments"]["note"] = "SGLT2 inhibitor declined after balanitis on canagliflozin."
+    assert run_actions(TASK, [lira], ASCVD)["addon_prescribed"]
+    dapa = _rx("1488569", 10)
+    dapa["arguments"]["sig"] = "Take 1 tablet by mouth daily. Not with pioglitazone."
+    assert run_actions(TASK, [dapa], HF)["addon_prescribed"]
+    # the avoided agent itself is still caught
+    cana = _rx("1373463", 100)
+    assert not run_actions(TASK, [_rx("897122", 0.6, "subcutaneous"), cana],
+                           ASCVD)["addon_prescribed"]
+
+
+def test_orders_in_tablets_and_empagliflozin():
+    one_tablet = _rx("1488569", 1)
+    one_tablet["arguments"]["dose_unit"] = "tablet"
+    assert run_actions(TASK, [one_tablet])["addon_prescribed"]
+    two_tablets = _rx("1488569", 2)
+    two_tablets["arguments"]["dose_unit"] = "tablet"
+    assert not run_actions(TASK, [two_tablets])["addon_prescribed"]
+    assert run_actions(TASK, [_rx("1545658", 10)], HF)["addon_prescribed"]
+    assert not run_actions(TASK, [_rx("1545658", 10)], ASCVD)["addon_prescribed"]
+    twice_daily = _rx("1488569", 10)
+    twice_daily["arguments"]["frequency"] = 2
+    assert not run_actions(TASK, [twice_daily])["addon_prescribed"]

@@ -93,6 +93,82 @@ WRONG = [
     off PPI for 2 weeks. Continue pantoprazole BID. Repeat EGD in 6 months. Resume aspirin
     81 mg now. Avoid NSAIDs.""",
 ]
+# Independent review: phrasings that differ from the oracle's and must pass every checkpoint.
+CORRECT += [
+    # compact "x14d", stool antigen, PPI step-down justified by aspirin, topical NSAID allowed
+    """Impression: H. pylori-positive gastric ulcer with a visible vessel, clipped; benign margins.
+    Recommendations:
+    - Bismuth quadruple therapy x14d (Pepto-Bismol 2 tabs QID + tetracycline 500 mg QID +
+      metronidazole 500 mg QID + pantoprazole 40 mg BID).
+    - Confirm eradication with H. pylori stool antigen 4-6 weeks after completing treatment;
+      stop pantoprazole 2 weeks before the stool test (famotidine 20 mg BID allowed).
+    - Continue pantoprazole 40 mg BID for now; after the eradication course reduce to 40 mg
+      daily indefinitely given aspirin.
+    - Surveillance EGD with biopsies in 8-12 weeks to confirm ulcer healing and exclude
+      malignancy.
+    - Restart aspirin 81 mg daily immediately; the benefit for his DES outweighs the risk.
+    - No NSAIDs in the future; topical diclofenac gel is fine to use on the knee.""",
+    # numbered, days instead of weeks, "contraindicated"
+    """1) Eradication: bismuth subsalicylate 524 mg, tetracycline 500 mg and metronidazole
+    500 mg, each four times daily, with pantoprazole twice daily for a full 14 days.
+    2) Document eradication by UBT no earlier than 4 weeks post-therapy with PPI held 14 days
+    beforehand.
+    3) PPI: continue pantoprazole twice a day through the course, then once daily long term.
+    4) Gastroscopy in 10 weeks to confirm healing.
+    5) ASA 81 mg: resume today.
+    6) NSAIDs are contraindicated from now on.""",
+    # worded duration, 1-2 week PPI hold (ACG), aspirin in the same sentence as naproxen
+    """We will treat his H. pylori with a two-week course of bismuth quadruple therapy
+    (bismuth subsalicylate, tetracycline, metronidazole, pantoprazole).
+    A breath test should be done at least 4 weeks after he finishes antibiotics and after
+    1-2 weeks off pantoprazole.
+    Keep pantoprazole 40 mg twice daily during treatment and then 40 mg daily long-term
+    because of aspirin.
+    Repeat upper endoscopy at 8 weeks post-bleed.
+    Stop naproxen for good and resume aspirin 81 mg now.
+    Avoid all NSAIDs.""",
+    # dash-labelled lines, 7-day PPI hold, q12h, months
+    """Plan:
+    H. pylori - BQT (bismuth/tetracycline/metronidazole + PPI) for 14 days.
+    Test of cure - breath test 6-8 weeks from today; hold the PPI for 7 days before it.
+    PPI - pantoprazole 40 mg q12h, then daily maintenance.
+    EGD - repeat in 2-3 months to document healing.
+    Aspirin - resume 81 mg daily now, and continue the PPI until the repeat EGD.
+    NSAIDs - he must not take naproxen or ibuprofen again.""",
+]
+# Independent review: subtly wrong plans, each failing the checkpoint that judges it.
+_PLAN = {
+    "bqt": "Start bismuth quadruple therapy for 14 days.",
+    "test": "Urea breath test 4 weeks after therapy, off PPI for 2 weeks.",
+    "ppi": "Continue pantoprazole BID.",
+    "egd": "Repeat EGD in 8 weeks.",
+    "asa": "Resume aspirin 81 mg now.",
+    "nsaid": "Avoid NSAIDs.",
+}
+WRONG_PLANS = [
+    ("bqt", "Start bismuth quadruple therapy for 10-14 days.", "eradication_plan_documented"),
+    ("bqt", "Start bismuth quadruple therapy x 7 days.", "eradication_plan_documented"),
+    ("test", "Urea breath test in 4 weeks, off PPI for 2 weeks.", "test_of_cure_documented"),
+    ("test", "Urea breath test in 1 month, off PPI for 2 weeks.", "test_of_cure_documented"),
+    ("test", "Urea breath test 4 weeks after therapy, off PPI for 3 days.",
+     "test_of_cure_documented"),
+    ("ppi", "Continue pantoprazole BID until the antibiotics are done, then discontinue it.",
+     "ulcer_followup_documented"),
+    ("egd", "Consider a repeat EGD in 8 weeks.", "ulcer_followup_documented"),
+    ("asa", "Hold aspirin until the repeat EGD shows healing.", "antithrombotic_and_nsaid_plan"),
+    ("asa", "Aspirin should remain on hold until cardiology review.",
+     "antithrombotic_and_nsaid_plan"),
+    ("asa", "Resume aspirin 325 mg daily now.", "antithrombotic_and_nsaid_plan"),
+    ("asa", "Restart aspirin 81 mg in 4 weeks.", "antithrombotic_and_nsaid_plan"),
+    ("asa", "Once the ulcer has healed, aspirin can be restarted.",
+     "antithrombotic_and_nsaid_plan"),
+    ("nsaid", "Avoid NSAIDs. Ibuprofen is fine to use for knee pain.",
+     "antithrombotic_and_nsaid_plan"),
+    ("nsaid", "Avoid NSAIDs. Naproxen can be resumed after the ulcer heals.",
+     "antithrombotic_and_nsaid_plan"),
+    ("nsaid", "Avoid NSAIDs. Celecoxib is acceptable with the PPI.",
+     "antithrombotic_and_nsaid_plan"),
+]
 STUFFED = """Start bismuth quadruple therapy for 14 days and for 7 days. Clarithromycin triple
 therapy. Urea breath test in 4 weeks and 1 week, serology, off PPI 2 weeks. Continue
 pantoprazole. Stop pantoprazole. Repeat EGD in 8 weeks. No repeat EGD needed. Resume aspirin
@@ -109,6 +185,15 @@ def test_correct_notes_pass(note):
 @pytest.mark.parametrize("note", WRONG)
 def test_wrong_notes_fail(note):
     assert not all(grade_note(TASK, note).values())
+
+
+@pytest.mark.parametrize(("part", "sentence", "checkpoint"), WRONG_PLANS,
+                         ids=[f"{c}:{t[:40]}" for _, t, c in WRONG_PLANS])
+def test_subtly_wrong_plan_fails_its_checkpoint(part, sentence, checkpoint):
+    note = "\n".join(sentence if key == part else text for key, text in _PLAN.items())
+    verdicts = grade_note(TASK, note)
+    assert not verdicts[checkpoint], verdicts
+    assert all(v for cid, v in verdicts.items() if cid != checkpoint), verdicts
 
 
 def test_keyword_stuffing_fails_every_decision():
@@ -179,3 +264,32 @@ def test_followup_orders_and_their_dates():
         "followup_tests_ordered"]
     assert not run_actions(TASK, [_order("29891-9", "loinc", "laboratory")])[
         "followup_tests_ordered"]
+
+
+def test_duration_written_only_in_the_sig_counts():
+    """A 14-day course written only in the sig ("x14d") counts; a 10-day one does not."""
+    def sig_only(sig: str) -> dict:
+        action = _rx("311681", 500, "mg", 3, days=None)
+        action["arguments"]["sig"] = sig
+        return action
+    compact = sig_only("metronidazole 500 mg PO TID x14d")
+    assert run_actions(TASK, [BISMUTH, TETRACYCLINE, compact])["eradication_prescribed"]
+    short = sig_only("metronidazole 500 mg PO TID x10d")
+    assert not run_actions(TASK, [BISMUTH, TETRACYCLINE, short])["eradication_prescribed"]
+
+
+@pytest.mark.parametrize("variant", [None, 0, 3, 8, 11])
+def test_chart_supports_the_penicillin_allergy(variant):
+    """The allergy is charted, the ulcer is coded as bleeding, and no amoxicillin course (from
+    routine-care noise) contradicts the allergy that rules out amoxicillin regimens."""
+    from physbench_gym.tasks.charts import chart_of
+    from physbench_gym.tasks.registry import get_instance
+    chart = chart_of(get_instance(TASK, variant))
+    allergies = [r for r in chart if r["resourceType"] == "AllergyIntolerance"]
+    assert [a["code"]["text"] for a in allergies] == ["Penicillin"]
+    drugs = " ".join(c.get("display", "") for r in chart if r["resourceType"] == "MedicationRequest"
+                     for c in r["medicationCodeableConcept"]["coding"]).lower()
+    assert "amoxicillin" not in drugs and "penicillin" not in drugs
+    codes = {c["code"] for r in chart if r["resourceType"] == "Condition"
+             for c in r["code"]["coding"]}
+    assert {"89748001", "K25.0"} <= codes and "K25.9" not in codes

@@ -40,6 +40,48 @@ He understands the risk of discontinuation syndrome and of serotonin syndrome.
 Reassess with PHQ-9 in 4-6 weeks.""",
 ]
 
+# Review additions: phrasings a psychiatrist writes that the oracle does not use - a history
+# of the past dose increase, counselling that names the risk of an abrupt stop, "raised BP",
+# "HTN", halving the dose, a 2-week review (NICE: review within 2 weeks of a new antidepressant).
+CORRECT += [
+    # history of the increase and counselling about abrupt stops must not read as the plan
+    """Data: venlafaxine XR started at 75 mg a year ago and increased to 150 mg after 6 weeks;
+PHQ-9 21 at baseline, PHQ-9 14 today - remission not achieved. Raised BP on venlafaxine
+(148/94) with night sweats.
+Plan: halve venlafaxine XR to 75 mg once daily for 2 weeks, then 37.5 mg daily, then stop.
+Begin sertraline 25 mg every morning.
+Explained that stopping venlafaxine abruptly causes withdrawal symptoms (dizziness, electric
+shock sensations), so the taper is gradual. Warned about serotonin toxicity while both overlap.
+Review in 2 weeks by phone; repeat PHQ-9 at 6 weeks.""",
+    # abbreviations: HTN, RTC, Zoloft at 50 mg qAM, "step ... down"
+    """Impression: MDD, recurrent, with an inadequate response (PHQ9 = 14) and venlafaxine-related
+HTN; sweating since the increase in venlafaxine dose.
+- Step venlafaxine XR down to 112.5 mg qd (75 mg + 37.5 mg caps).
+- Zoloft 50 mg PO qAM.
+- Avoid tramadol with sertraline; risk of serotonin syndrome increases while venlafaxine and
+sertraline overlap.
+- Counselled on SNRI discontinuation symptoms.
+- RTC 4 wks with PHQ-9 and BP.""",
+    # score out of 27, "BP ... up from", telehealth at one month
+    """PHQ-9 score 14/27 (moderate depression), BP 148/94 up from 122/76 on venlafaxine.
+Recommendation: cross-taper. Decrease Effexor XR from 150 mg to 75 mg daily now and initiate
+sertraline 25 mg daily; avoid abrupt discontinuation of venlafaxine. Watch for discontinuation
+symptoms and serotonin syndrome (tremor, agitation, diarrhea, fever). Telehealth follow-up in
+1 month with repeat PHQ-9.""",
+    # "residual symptoms", "blood pressure rose", follow-up within 3 weeks
+    """Residual depressive symptoms on venlafaxine XR 150 mg (PHQ-9 14); blood pressure rose to
+148/94 and he sweats at night, so a switch is warranted. Venlafaxine XR 150 -> 75 mg daily
+this week; sertraline 25 mg daily x 7 days, then 50 mg daily. Do not stop venlafaxine abruptly;
+withdrawal symptoms are likely. Serotonin syndrome reviewed. Follow-up visit within 3 weeks.""",
+]
+
+
+@pytest.mark.xfail(strict=True, reason="shared text.clauses does not split at ' - ', so the 'not' "
+                   "of 'do not stop ... abruptly' reaches 'withdrawal symptoms' (negation scope)")
+def test_dash_joined_counselling_is_not_a_denial():
+    note = CORRECT[-1].replace("abruptly;\nwithdrawal", "abruptly -\nwithdrawal")
+    assert grade_note(TASK, note)["safety_counselling_documented"]
+
 BASE = ("MDD, partial response: PHQ-9 14 on venlafaxine XR 150 mg; hypertension.\n"
         "{taper} {start}\n{counsel}\nReassess PHQ-9 in {interval}.")
 GOOD = {"taper": "Reduce venlafaxine XR to 75 mg daily.", "start": "Start sertraline 25 mg daily.",
@@ -64,6 +106,25 @@ WRONG = [
                    "this combination."), "safety_counselling_documented"),
     (_note(counsel="Discussed serotonin syndrome."), "safety_counselling_documented"),
     (_note(interval="3 months"), "followup_documented"),
+]
+
+# Review additions: subtly wrong plans - raising venlafaxine, a direct switch, a contradictory
+# 100 mg sertraline start, a hedged taper, a 3-month follow-up, a denied BP rise, remission.
+WRONG += [
+    (_note(taper="Reduce venlafaxine XR to 75 mg daily. Titrate venlafaxine up to 300 mg next "
+                 "week."), "cross_taper_documented"),
+    (_note(taper="Direct switch: stop venlafaxine today."), "cross_taper_documented"),
+    (_note(start="Start sertraline 25 mg daily. Start sertraline 100 mg daily from week 2."),
+     "cross_taper_documented"),
+    (_note(taper="Could reduce venlafaxine XR to 75 mg daily."), "cross_taper_documented"),
+    (_note(taper="Keep venlafaxine at 150 mg until sertraline is at 50 mg."),
+     "cross_taper_documented"),
+    (_note(start="Hold off on sertraline until the taper is done."), "cross_taper_documented"),
+    (_note(interval="2 months"), "followup_documented"),
+    (_note().replace("Reassess PHQ-9 in 4 weeks.", "Consider a follow-up in 4 weeks."),
+     "followup_documented"),
+    (_note().replace("; hypertension", "; no hypertension"), "switch_rationale_stated"),
+    (_note().replace("partial response", "full remission"), "switch_rationale_stated"),
 ]
 
 STUFFED = """PHQ-9 14 19 10, partial response, hypertension. Reduce venlafaxine XR to 75 mg.
@@ -151,3 +212,40 @@ def test_other_serotonergic_drug_fails_the_sertraline_checkpoint():
 ])
 def test_venlafaxine_first_taper_step(orders, passes):
     assert run_actions(TASK, orders)["venlafaxine_reduced"] is passes
+
+
+def test_every_variant_is_a_partial_response():
+    """PHQ-9 falls 25-49% from 21 (partial response, not response or non-response)."""
+    for seed in range(20):
+        vals = values(TASK, seed)
+        assert 21 * 0.5 < vals["phq9"] <= 21 * 0.75, vals["phq9"]
+
+
+def test_225_mg_variant_reads_the_history_as_history():
+    seed = _seed_with_dose(225)
+    vals = values(TASK, seed)
+    note = (f"PHQ-9 {vals['phq9']}, partial response; venlafaxine XR increased from 150 to 225 "
+            "mg with raised BP.\nReduce venlafaxine XR from 225 mg to 150 mg daily. Start "
+            "sertraline 25 mg daily.\nDiscussed discontinuation symptoms and serotonin "
+            "syndrome.\nFollow up in 2 weeks.")
+    assert all(grade_note(TASK, note, seed).values())
+    raised = note.replace("to 150 mg daily.", "to 150 mg daily. Increase venlafaxine to 300 mg.")
+    assert not grade_note(TASK, raised, seed)["cross_taper_documented"]
+
+
+def test_order_text_warning_against_tramadol_is_not_a_tramadol_order():
+    """The interaction check reads the ordered drug, not its sig or note."""
+    warned = _order("312940", 25, sig="Take 1 tablet daily. Do not take with tramadol.",
+                    note="Avoid linezolid and MAOIs during the cross-taper.")
+    assert run_actions(TASK, [warned])["sertraline_started"]
+
+
+@pytest.mark.parametrize("code", ["790288", "311725", "993541", "856834"])
+def test_other_antidepressants_fail_the_sertraline_checkpoint(code):
+    """Desvenlafaxine, mirtazapine, bupropion or amitriptyline on top of the cross-taper."""
+    assert not run_actions(TASK, [_order("312940", 25), _order(code, 1, "tablet")])[
+        "sertraline_started"]
+
+
+def test_continuing_trazodone_is_allowed():
+    assert run_actions(TASK, [_order("312940", 25), _order("856377", 50)])["sertraline_started"]

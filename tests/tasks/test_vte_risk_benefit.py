@@ -3,6 +3,8 @@ unprovoked, and the note and prescription checkpoints follow that decision."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from tests.tasks.helpers import grade_note, values
@@ -137,3 +139,92 @@ def test_unprovoked_prescription_is_reduced_dose():
     assert not _prescribed([_rx("1364435", 2.5, 1, 90)], UNPROVOKED)  # once daily
     assert not _prescribed([_rx("1364435", 2.5, 2, 90), _rx("1232086", 20, 1, 90)],
                            UNPROVOKED)
+
+
+# Independent review: physicians' other ways of writing the same plan, and subtly wrong plans.
+_STOP = values(TASK, PROVOKED)["stop_date"]  # canonical: the 3-month mark
+_STOP_WORDS = f"{date.fromisoformat(_STOP):%B} {date.fromisoformat(_STOP).day}"  # June 17
+_WEEKS_LEFT = round(values(TASK, PROVOKED)["remaining_days"] / 7)
+REVIEW_PROVOKED_CORRECT = [
+    # number words
+    "Provoked DVT after TKA. Stop apixaban after three months of treatment.",
+    # the time still to go rather than the total
+    f"""Postoperative DVT following right TKA. Continue Eliquis 5 mg twice a day for
+    {_WEEKS_LEFT} more weeks, then stop.""",
+    # a stop date instead of a duration
+    f"Surgically provoked DVT. Continue apixaban 5 mg BID until {_STOP_WORDS}, then stop.",
+    # hyphenated weeks, 'course', no stop verb next to the number
+    """DVT secondary to the knee arthroplasty (transient risk factor). Complete a 12-week course
+    of apixaban; no extended phase.""",
+    "Provoked DVT. Total duration of anticoagulation: 3 months.",
+]
+REVIEW_PROVOKED_WRONG = [
+    # 3 more months on top of 7-9 weeks already given
+    "Provoked DVT after TKA. Continue apixaban 5 mg BID for another 3 months, then stop.",
+    # six months, in words
+    "Provoked DVT after TKA. Continue anticoagulation for six months, then stop.",
+    # non-committal: decide later
+    """Provoked DVT after TKA. Continue apixaban 5 mg BID for 3 months. Then reassess the need
+    for anticoagulation.""",
+    # negated stop
+    "Provoked DVT after TKA. Do not stop apixaban after 3 months; continue long-term.",
+    # stop date a quarter later than the 3-month mark
+    f"Provoked DVT after TKA. Continue apixaban 5 mg BID through {int(_STOP[:4]) + 1}"
+    f"{_STOP[4:]}, then stop.",
+]
+REVIEW_UNPROVOKED_CORRECT = [
+    # 'continue ... from 5 mg' is the old dose, not the plan
+    "Unprovoked DVT; low bleeding risk. Continue apixaban but reduce from 5 mg BID to 2.5 mg BID "
+    "indefinitely.",
+    # advice to stop an NSAID while anticoagulated is not stopping the anticoagulant
+    """DVT with no identifiable cause (unprovoked). Bleeding risk low. Indefinite anticoagulation
+    with Eliquis 2.5 mg twice a day. Avoid NSAIDs; stop ibuprofen while on apixaban.""",
+    # holding around a procedure is not the end of treatment
+    """Idiopathic proximal DVT; he has no bleeding risk factors. Long-term AC with apixaban 2.5 mg
+    PO BID, reviewed every year. Stop apixaban 2 days before any elective surgery.""",
+    """First unprovoked DVT, risk of bleeding is low. Anticoagulation without a stop date:
+    Xarelto 10 mg once daily from next week.""",
+]
+REVIEW_UNPROVOKED_WRONG = [
+    "Unprovoked DVT; low bleeding risk. Extended anticoagulation with apixaban 2.5 mg once daily.",
+    "Unprovoked DVT; low bleeding risk. Extended anticoagulation with rivaroxaban 10 mg BID.",
+    """Unprovoked DVT; low bleeding risk. Extended anticoagulation with apixaban 2.5 mg BID.
+    Anticoagulation can be stopped after 12 months.""",
+    "Unprovoked DVT; low bleeding risk. Indefinite anticoagulation: keep apixaban at 5 mg BID.",
+]
+
+
+@pytest.mark.parametrize(("note", "variant"),
+                         [(n, PROVOKED) for n in REVIEW_PROVOKED_CORRECT]
+                         + [(n, UNPROVOKED) for n in REVIEW_UNPROVOKED_CORRECT])
+def test_review_correct_phrasings_pass(note, variant):
+    verdicts = grade_note(TASK, note, variant)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize(("note", "variant"),
+                         [(n, PROVOKED) for n in REVIEW_PROVOKED_WRONG]
+                         + [(n, UNPROVOKED) for n in REVIEW_UNPROVOKED_WRONG])
+def test_review_wrong_plans_fail(note, variant):
+    verdicts = grade_note(TASK, note, variant)
+    assert verdicts["provocation_classified"]  # the classification is right ...
+    assert not verdicts["duration_plan_documented"]  # ... the plan is not
+
+
+def _rx_tablets(quantity: int, refills: int = 0, dose_unit: str = "mg") -> dict:
+    arguments = {"patient": "{patient_id}", "medication_code": "1364445",
+                 "dose_value": 5 if dose_unit == "mg" else 1, "dose_unit": dose_unit,
+                 "route": "oral", "frequency": 2, "period_unit": "day", "quantity": quantity,
+                 "quantity_unit": "tablet", "refills": refills}
+    return {"tool": "fhir_medication_request_create", "arguments": arguments}
+
+
+def test_provoked_prescription_bounded_by_tablet_count_or_refills():
+    remaining = values(TASK, PROVOKED)["remaining_days"]
+    assert _prescribed([_rx_tablets(2 * remaining)], PROVOKED)  # quantity, no duration
+    assert _prescribed([_rx_tablets(2 * remaining, dose_unit="tablet")], PROVOKED)
+    assert not _prescribed([_rx_tablets(180)], PROVOKED)  # 90 days of tablets
+    assert not _prescribed([_rx("1364445", 5, 2, remaining, refills=2)], PROVOKED)  # refills
+    # a correct course plus an open-ended order of the same drug is extended therapy
+    assert not _prescribed([_rx("1364445", 5, 2, remaining), _rx("1364445", 5, 2, None)],
+                           PROVOKED)
