@@ -18,12 +18,8 @@ from physbench_gym.grading.resources import dose, frequency_per_day, patient_id
 from physbench_gym.grading.text import (
     NEGATION_CUES,
     clauses,
-    compile_terms,
-    find_terms,
     is_hedged,
     is_historical,
-    negated_after,
-    negated_before,
     quantities,
     unit_normalize,
 )
@@ -334,34 +330,3 @@ def omalizumab_next_step(ctx: GradingContext) -> CheckpointResult:
     if stated:
         return CheckpointResult(True, "omalizumab 300 mg every 4 weeks named as the next step")
     return CheckpointResult(False, "omalizumab 300 mg every 4 weeks not named as the next step")
-
-
-_CSU = compile_terms(("chronic spontaneous urticaria", "CSU", "chronic idiopathic urticaria",
-                      "CIU", "chronic urticaria"))
-# 'CSU not well controlled' speaks of control, not of the diagnosis.
-_CONTROL_AFTER = re.compile(r"^\W*(?:\S+\s+){0,3}?(?:is\s+|are\s+|remains?\s+)?(?:not|no longer)"
-                            r"\s+(?:\w+\s+)?(?:controlled|responding|responsive|improv\w*"
-                            r"|better|resolved|suppressed)\b")
-
-
-@triggered_by(FILE)
-def csu_named(ctx: GradingContext) -> CheckpointResult:
-    """The note names chronic spontaneous urticaria and never denies it; a post-posed 'not
-    (well) controlled' describes the disease's control and is not a denial."""
-    note = ctx.note()
-    if note is None:
-        return CheckpointResult(False, "no note")
-    affirmed, denied = False, ""
-    for clause in clauses(note):
-        for match in find_terms(clause, _CSU):
-            after = clause[match.end():]
-            if negated_before(clause, match.start()) or (
-                    negated_after(clause, match.end()) and not _CONTROL_AFTER.match(after)):
-                denied = denied or clause
-            elif not is_hedged(clause):
-                affirmed = True
-    if denied:
-        return CheckpointResult(False, f"denies chronic spontaneous urticaria: \"{denied[:90]}\"")
-    if affirmed:
-        return CheckpointResult(True, "chronic spontaneous urticaria named")
-    return CheckpointResult(False, "chronic spontaneous urticaria not named")

@@ -121,11 +121,18 @@ def not_ordered(ctx: GradingContext, args: OrderMatch) -> CheckpointResult:
 
 
 def _has_text(resource: dict[str, Any], phrases: list[str]) -> bool:
+    """Whether the ordered item is named by one of ``phrases``.
+
+    A prescription's item is its medication alone: its directions or notes may name drugs
+    that were avoided ('declined canagliflozin'). Other orders and messages carry the item
+    in their text too (a referral's details, a message's content).
+    """
     displays = " ".join(str(c.get("display", "")) for field in ("code", "medicationCodeableConcept")
                         for c in (resource.get(field) or {}).get("coding", []) or [])
     code_text = " ".join(str((resource.get(f) or {}).get("text", ""))
                          for f in ("code", "medicationCodeableConcept"))
-    text = f"{displays} {code_text} {text_of(resource)}".lower()
+    free_text = "" if resource.get("resourceType") == "MedicationRequest" else text_of(resource)
+    text = f"{displays} {code_text} {free_text}".lower()
     return any(p.lower() in text for p in phrases)
 
 

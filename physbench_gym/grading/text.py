@@ -21,7 +21,7 @@ _CLAUSE_SPLIT = re.compile(
     r"|,\s*and,?\s+(?=(?:if|unless)\b)")
 _ABBREVIATION = re.compile(
     r"\b(approx|e\.g|i\.e|vs|etc|incl|est|dr|mr|mrs|ms|appt|hx|dx|tx|sx|cf|min|max|avg"
-    r"|h(?=\.\s*pylori))\.(?=\s|,)")
+    r"|h(?=\.\s*pylori)|(?:[a-z]\.){1,3}[a-z])\.(?=\s|,|$)", re.MULTILINE)
 _SOFT_WRAP = re.compile(
     r"(?<![.:;!?|])[ \t]*\n(?![ \t]*(?:[-*•#>|]|\d{1,2}[.)]|\n|$))[ \t]*")
 _LIST_MARK = re.compile(r"^\d{1,2}[.)]\s+")
@@ -44,9 +44,13 @@ HEDGE_CUES = re.compile(
 HISTORY_CUES = re.compile(
     r"\b(previously|prior(?:ly)?(?!\s+to\b)|formerly|history of|was (?:started|stopped|increased|"
     r"decreased|reduced|changed|switched|discontinued)|had been|has been on|ago|in (?:19|20)\d\d|"
-    r"last (?:year|month)|back in|originally)\b",
+    r"last (?:year|month)|back in(?!\s+(?:about\s+|around\s+)?(?:\d|one|two|three|four|six|a)\b)"
+    r"|originally)\b",
     re.IGNORECASE,
 )
+# '2 weeks prior' times a step before an event (a plan), unlike 'prior EGD' (history).
+_TIMING_PRIOR = re.compile(
+    r"\b(?:days?|d|weeks?|wks?|months?|mos?|hours?|hrs?)\s+prior\b(?!\s+to\b)", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])([<>≤≥]=?\s*)?([-−]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+))(?![\d])")
 _UNIT_AFTER = re.compile(r"\s*([a-zA-Zµμ%/\d\^\*\.\[\]{}_²³]+(?:\s*/\s*[a-zA-Z\d\.²³{}_\[\]]+)?)")
 
@@ -89,22 +93,40 @@ def is_hedged(clause: str) -> bool:
 
 def is_historical(clause: str) -> bool:
     """True when the clause reports the past rather than the plan."""
-    return bool(HISTORY_CUES.search(clause))
+    return bool(HISTORY_CUES.search(_TIMING_PRIOR.sub("before", clause)))
 
 
 def negated_before(clause: str, start: int, window_words: int = 6) -> bool:
-    """True when a negation cue precedes position ``start`` within a few words."""
-    prefix = clause[:start].split()
+    """True when a negation cue precedes position ``start`` within a few words.
+
+    A spaced dash ends the scope: in 'do not stop it abruptly - withdrawal is likely' the
+    'not' does not reach 'withdrawal'.
+    """
+    prefix = _DASH.split(clause[:start])[-1].split()
     scope = " ".join(prefix[-window_words:])
     return bool(NEGATION_CUES.search(scope))
 
 
 def negated_after(clause: str, end: int, window_words: int = 5) -> bool:
-    """True for post-posed negation: 'levothyroxine increase is not recommended'."""
-    suffix = " ".join(clause[end:].split()[:window_words])
-    return bool(re.match(r"^(?:\S+\s+){0,2}(?:is|are|was|be|seems|appears)?\s*(?:not|no longer|"
-                         r"contraindicated|unnecessary|not indicated|not needed|unlikely|"
-                         r"less likely|ruled out|excluded)\b", suffix))
+    """True for post-posed negation: 'levothyroxine increase is not recommended'.
+
+    'CSU not well controlled' or 'anemia not improving' describe the course of a finding
+    that is present, so they are not a denial of it.
+    """
+    suffix = " ".join(_DASH.split(clause[end:])[0].split()[:window_words])
+    return bool(_POSTPOSED_NEGATION.match(suffix)) and not _COURSE_NOT.match(suffix)
+
+
+_DASH = re.compile(r"(?<!\d)\s-+\s(?!\d)")
+
+
+_POSTPOSED_NEGATION = re.compile(
+    r"^(?:\S+\s+){0,2}(?:is|are|was|be|seems|appears)?\s*(?:not|no longer|contraindicated|"
+    r"unnecessary|not indicated|not needed|unlikely|less likely|ruled out|excluded)\b")
+_COURSE_NOT = re.compile(
+    r"^(?:\S+\s+){0,2}(?:is\s+|are\s+|was\s+|remains?\s+|still\s+)?(?:not|no longer)\s+"
+    r"(?:well\s+|adequately\s+|fully\s+|yet\s+|optimally\s+)?(?:controlled|responding|responsive|"
+    r"improv\w*|better|resolved|suppressed|at goal|at target)\b")
 
 
 @dataclass(frozen=True)

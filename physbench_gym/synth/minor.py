@@ -29,6 +29,15 @@ MINOR_PROBLEMS: tuple[tuple[tuple[str, ...], str, tuple[str, int, int] | None, f
     (("25374005",), "Nausea and diarrhea", ("ondansetron 4", 3, 3), 0.3),
 )
 _STRENGTH = re.compile(r"([0-9.]+)\s*(MG|MCG|G)\b", re.IGNORECASE)
+# Allergy substances (lower case) that rule out a course's drug: its class and itself.
+_RULED_OUT_BY = {
+    "amoxicillin": ("penicillin", "amoxicillin", "ampicillin", "beta-lactam", "beta lactam"),
+    "azithromycin": ("macrolide", "azithromycin", "erythromycin", "clarithromycin"),
+    "naproxen": ("nsaid", "naproxen", "ibuprofen", "aspirin", "non-steroidal"),
+    "nitrofurantoin": ("nitrofurantoin",),
+    "cyclobenzaprine": ("cyclobenzaprine",),
+    "ondansetron": ("ondansetron",),
+}
 
 
 @functools.cache
@@ -135,9 +144,13 @@ def add_minor_problems(builder: ChartBuilder, story: Story, timeline: Timeline, 
     span = 365 * story.history_years - 30
     if not options or span <= 0:
         return
+    allergies = " ".join(entry.substance.lower() for entry in story.allergies)
     for _ in range(count):
         option = builder.rng.choice(options)
         if option[0] == "68566005" and story.patient.gender != "female":
+            continue
+        if option[2] and any(word in allergies
+                             for word in _RULED_OUT_BY.get(option[2][0].split()[0], ())):
             continue
         day = story.now.date() - timedelta(days=30 + builder.rng.randrange(span))
         _one(builder, story, timeline, age, option, day)

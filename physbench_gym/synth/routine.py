@@ -144,11 +144,16 @@ def _panel(builder: ChartBuilder, profile: Profile, name: str, moment: datetime,
     return term.loinc(codes[0]).display
 
 
+ROUTINE_QUIET_DAYS = 45
+
+
 def _visit_days(rng: random.Random, story: Story, timeline: Timeline) -> list[tuple[date, str]]:
     born = story.birth_date()
     adult = date(born.year + 18, born.month, min(born.day, 28))
     first = max(story.now.date() - timedelta(days=365 * story.history_years), adult)
-    last = story.now.date() - timedelta(days=10)
+    # Not in the weeks before the consult: the story's own visits cover them, and a routine
+    # 'feels well' visit then would contradict the problem the consult is about.
+    last = story.now.date() - timedelta(days=ROUTINE_QUIET_DAYS)
     days: list[tuple[date, str]] = []
     for year in range(story.history_years + 1):
         day = first + timedelta(days=365 * year + rng.randint(-20, 20))

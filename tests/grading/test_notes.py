@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from physbench_gym.grading.text import compile_terms, find_terms
+from physbench_gym.grading.text import (
+    clauses,
+    compile_terms,
+    find_terms,
+    is_historical,
+    negated_after,
+    negated_before,
+)
 
 INCREASE_LEVO = {"note_decision": {
     "subject": ["levothyroxine", "LT4", "Synthroid", "dose"],
@@ -150,3 +157,36 @@ def test_term_search_matches_what_the_terms_match_one_by_one(terms, inflect, cla
     one_by_one = re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
     assert [m.span() for m in find_terms(clause, patterns)] == [
         m.span() for m in one_by_one.finditer(clause)]
+
+
+def test_dotted_latin_abbreviations_do_not_end_a_sentence():
+    assert clauses("Cetirizine 20 mg p.o. b.i.d. daily. Omalizumab 300 mg s.c. q4 weeks.") == (
+        "cetirizine 20 mg po bid daily", "omalizumab 300 mg sc q4 weeks")
+
+
+@pytest.mark.parametrize(("clause", "historical"), [
+    ("see her back in 3 weeks", False), ("back in about two weeks with labs", False),
+    ("back in march she had hives", True), ("stop the ppi 2 weeks prior", False),
+    ("hold omeprazole 14 days prior to the breath test", False),
+    ("prior egd showed an ulcer", True),
+])
+def test_timing_words_are_history_only_when_they_point_back(clause, historical):
+    assert is_historical(clause) is historical
+
+
+@pytest.mark.parametrize(("clause", "term", "negated"), [
+    ("do not stop venlafaxine abruptly - withdrawal symptoms are likely", "withdrawal", False),
+    ("do not give nsaids with the apixaban", "nsaids", True),
+    ("no 10 - 14 day nsaids", "nsaids", True),
+])
+def test_a_spaced_dash_ends_the_reach_of_a_negation(clause, term, negated):
+    assert negated_before(clause, clause.index(term)) is negated
+
+
+@pytest.mark.parametrize(("clause", "negated"), [
+    ("csu not well controlled on cetirizine 10 mg", False), ("csu remains not controlled", False),
+    ("anemia not improving on oral iron", False), ("csu is not present", True),
+    ("csu unlikely given the history", True), ("csu - not controlled, see above", False),
+])
+def test_a_finding_not_controlled_is_present_not_denied(clause, negated):
+    assert negated_after(clause, 3) is negated

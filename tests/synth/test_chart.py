@@ -3,6 +3,7 @@ from __future__ import annotations
 import base64
 import json
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 import yaml
@@ -13,8 +14,9 @@ from physbench_gym.fhir.store import BaseStore
 from physbench_gym.synth import checks
 from physbench_gym.synth.chart import generate_chart, trend_points
 from physbench_gym.synth.roster import roster_resources
+from physbench_gym.synth.routine import ROUTINE_QUIET_DAYS
 from physbench_gym.synth.samples import HYPOTHYROID_STORY_YAML, hypothyroid_story
-from physbench_gym.synth.story import Story, StoryError
+from physbench_gym.synth.story import AllergyEntry, Story, StoryError
 
 PID = "pt-thyroid-001"
 TSH = "http://loinc.org|3016-3"
@@ -154,3 +156,20 @@ def test_weight_is_read_from_the_note(client):
              for e in bundle["entry"]]
     assert any("Weight 82.4 kg" in text for text in texts)
     assert len(texts) > 1
+
+
+def test_routine_care_respects_allergies_and_leaves_the_weeks_before_the_consult_alone():
+    story = hypothyroid_story().model_copy(update={"allergies": [
+        AllergyEntry(substance="Penicillin", reaction="hives", recorded="-5y"),
+        AllergyEntry(substance="Sulfa drugs, NSAIDs", reaction="rash", recorded="-3y")]})
+    now = story.now.date().isoformat()
+    quiet_from = (story.now - timedelta(days=ROUTINE_QUIET_DAYS)).date().isoformat()
+    for seed in range(6):
+        chart = generate_chart(story, seed=seed)
+        drugs = " ".join(c.get("display", "").lower() for r in chart
+                         if r["resourceType"] == "MedicationRequest"
+                         for c in r["medicationCodeableConcept"]["coding"])
+        assert "amoxicillin" not in drugs and "naproxen" not in drugs
+        wellness = [r["date"][:10] for r in chart if r["resourceType"] == "DocumentReference"
+                    and r.get("description") in ("Annual wellness visit", "Chronic care follow-up")]
+        assert wellness and all(day < quiet_from for day in wellness) and max(wellness) < now

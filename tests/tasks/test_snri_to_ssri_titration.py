@@ -76,8 +76,6 @@ withdrawal symptoms are likely. Serotonin syndrome reviewed. Follow-up visit wit
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="shared text.clauses does not split at ' - ', so the 'not' "
-                   "of 'do not stop ... abruptly' reaches 'withdrawal symptoms' (negation scope)")
 def test_dash_joined_counselling_is_not_a_denial():
     note = CORRECT[-1].replace("abruptly;\nwithdrawal", "abruptly -\nwithdrawal")
     assert grade_note(TASK, note)["safety_counselling_documented"]
