@@ -88,7 +88,7 @@ def memory_per_env(n: int = 20) -> float:
     return (after - before) / n / 1e6
 
 
-def interleaved_ratio(rounds: int = 5) -> tuple[float, float, float]:
+def interleaved_ratio(rounds: int = 9) -> tuple[float, float, float]:
     """Median step times of both envs measured in alternating rounds, so that load from
     other processes on a shared machine weighs on both alike; returns (ours, cartpole, ratio)."""
     ours, theirs, ratios = [], [], []

@@ -100,6 +100,8 @@ def _read_observation_text(space: ObservationText, shared_memory: Any,
 
 def parse_action(action: Any) -> tuple[str, Any]:
     """Return (tool name, arguments) of an action, or raise ActionError saying why not."""
+    if type(action) is dict:
+        return _from_mapping(action)
     if isinstance(action, (bytes, bytearray)):
         action = action.decode("utf-8", errors="replace")
     if isinstance(action, np.str_):
@@ -117,6 +119,10 @@ def parse_action(action: Any) -> tuple[str, Any]:
         if function is not None and hasattr(function, "name"):
             return str(function.name), getattr(function, "arguments", None) or {}
         raise ActionError(f"action must be a tool call object, got {type(action).__name__}")
+    return _from_mapping(action)
+
+
+def _from_mapping(action: Mapping) -> tuple[str, Any]:
     if isinstance(action.get("function"), Mapping):
         function = action["function"]
         return _name(function.get("name")), function.get("arguments") or {}
