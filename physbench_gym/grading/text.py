@@ -141,18 +141,41 @@ class Quantity:
 
 
 def quantities(clause: str) -> list[Quantity]:
-    """Every number in the clause, with the unit token that follows it."""
+    """Every number in the clause, with the unit token that follows it.
+
+    Units may be joined by a hyphen ('a 3-month course'); numbers one to twelve written as
+    words count when a unit follows or they open a range ('two weeks', 'two to three weeks').
+    """
     found = []
     for match in _NUMBER.finditer(clause):
         value = float(match.group(2).replace(",", "").replace("−", "-"))
-        unit_match = _UNIT_AFTER.match(clause, match.end())
-        unit = unit_normalize(unit_match.group(1)) if unit_match else ""
-        if unit and not _looks_like_unit(unit):
-            unit = ""
-        end = unit_match.end() if unit_match and unit else match.end()
-        comparator = (match.group(1) or "").strip()
-        found.append(Quantity(value, unit, match.start(), end, comparator))
+        unit, end = _unit_after(clause, match.end())
+        found.append(Quantity(value, unit, match.start(), end, (match.group(1) or "").strip()))
+    for match in _WORD_NUMBER.finditer(clause):
+        unit, end = _unit_after(clause, match.end())
+        if unit or _RANGE_NEXT.match(clause, match.end()):
+            found.append(Quantity(float(_NUMBER_WORDS.index(match.group(1)) + 1), unit,
+                                  match.start(), end))
+    found.sort(key=lambda quantity: quantity.start)
     return _share_range_units(clause, found)
+
+
+def _unit_after(clause: str, position: int) -> tuple[str, int]:
+    """The unit written after a number ending at ``position``, and where it ends."""
+    if clause[position:position + 1] == "-" and clause[position + 1:position + 2].isalpha():
+        position += 1
+    unit_match = _UNIT_AFTER.match(clause, position)
+    unit = unit_normalize(unit_match.group(1)) if unit_match else ""
+    if not unit or not _looks_like_unit(unit):
+        return "", position
+    return unit, unit_match.end()
+
+
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                 "eleven", "twelve")
+_WORD_NUMBER = re.compile(rf"(?<![\w-])({'|'.join(_NUMBER_WORDS)})(?![\w])", re.IGNORECASE)
+_RANGE_NEXT = re.compile(rf"\s*(?:-|to|or)\s*(?:\d|(?:{'|'.join(_NUMBER_WORDS)})\b)",
+                         re.IGNORECASE)
 
 
 def _share_range_units(clause: str, found: list[Quantity]) -> list[Quantity]:

@@ -16,6 +16,7 @@ from physbench_gym.grading.text import (
     is_historical,
     negated_after,
     negated_before,
+    quantities,
 )
 
 INCREASE_LEVO = {"note_decision": {
@@ -190,3 +191,13 @@ def test_a_spaced_dash_ends_the_reach_of_a_negation(clause, term, negated):
 ])
 def test_a_finding_not_controlled_is_present_not_denied(clause, negated):
     assert negated_after(clause, 3) is negated
+
+
+@pytest.mark.parametrize(("clause", "read"), [
+    ("a 3-month course", [(3.0, "mo")]), ("recheck in two weeks", [(2.0, "wk")]),
+    ("two to three weeks", [(2.0, "wk"), (3.0, "wk")]), ("twelve-week course", [(12.0, "wk")]),
+    ("one tablet daily", [(1.0, "tablet")]), ("3-4 weeks", [(3.0, "wk"), (4.0, "wk")]),
+    ("one of the options", []), ("someone said nine", []), ("a well-known drug", []),
+])
+def test_quantities_read_hyphenated_units_and_small_number_words(clause, read):
+    assert [(q.value, q.unit) for q in quantities(clause)] == read
