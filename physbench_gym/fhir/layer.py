@@ -121,6 +121,8 @@ class Layer:
         found = self._scoped.get((resource_type, scope.name, scope_key, param.name))
         if found is None:
             members = self.postings(resource_type, scope).get(scope_key, _EMPTY)
+            if not members:
+                return {}  # nothing under that key: keep no index (keys come from agents)
             lists: dict[str, list[Entry]] = {}
             for entry in members:
                 for key in set(index_keys(entry, param)):

@@ -187,3 +187,17 @@ def test_patient_scope_reads_bare_and_typed_references_as_searches_do() -> None:
                            observation("p1-new", "p1", GLUCOSE, "2020-01-01", 1.0)])
     above = top.lookup_within("Observation", patient, "p1", code, GLUCOSE)
     assert {e.key for e in set(bare) ^ set(above)} == {"Observation/p1-l3", "Observation/p1-new"}
+
+
+def test_searches_for_unknown_scopes_leave_no_index_behind():
+    base = BaseStore.from_resources(lab_chart())
+    server = new_server(base)
+    layer = base._layers[0]
+    query = (("patient", "p1"), ("code", f"{LOINC}|{CREATININE}"))
+    assert server.handle(FhirRequest("GET", "Observation", query)).body["total"] > 0
+    before = len(layer._scoped)
+    for n in range(50):
+        query = (("patient", f"nobody-{n}"), ("code", f"{LOINC}|{CREATININE}"))
+        response = server.handle(FhirRequest("GET", "Observation", query))
+        assert response.status == 200 and response.body["total"] == 0
+    assert len(layer._scoped) == before
