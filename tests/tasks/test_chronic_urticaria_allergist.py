@@ -160,6 +160,65 @@ WRONG_REVIEW = [
      "uncontrolled_csu_assessed"),
 ]
 
+# Dupilumab (FDA 04/2025) and remibrutinib (FDA 09/2025) are labeled for adults with CSU who
+# remain symptomatic despite H1-antihistamines: naming either at its labeled adult regimen as the
+# step after failed up-dosing is correct for this 38-year-old (omalizumab stays the oracle's).
+NEWER_AGENT_CORRECT = [
+    # dupilumab with dotted abbreviations, x1 loading dose, cetirizine dose in the same sentence
+    """Assessment: CSU, UAS7 26/42, poorly controlled on cetirizine 10 mg daily.
+Plan: cetirizine 20 mg PO BID. Stop diphenhydramine. No further prednisone bursts.
+Follow-up in 3 weeks.
+If still uncontrolled on cetirizine 20 mg BID, dupilumab 600 mg s.c. x1,
+then 300 mg s.c. q.2 wk.""",
+    # remibrutinib p.o. b.i.d. as step 3, with a parenthetical and the NSAID advice
+    """CSU with UAS7 of 26, not controlled on standard-dose cetirizine.
+1. Cetirizine 20 mg twice daily, every day.
+2. Discontinue Benadryl.
+3. Avoid long-term systemic steroids.
+4. Reassess in 2-4 weeks.
+5. Step 3 if UAS7 remains >= 16: remibrutinib 25 mg p.o. b.i.d. (oral BTK inhibitor); acetaminophen
+rather than ibuprofen for her migraines.""",
+    # brand name, every other week, and an oral alternative in a second clause
+    """Chronic spontaneous urticaria, UAS7 26, inadequately controlled.
+Increase cetirizine to 20 mg BID. Stop diphenhydramine. Avoid chronic steroids.
+RTC 4 weeks.
+Escalation if refractory: Dupixent 600 mg SC loading dose, then 300 mg SC every other week;
+Rhapsido 25 mg by mouth twice a day is an oral alternative.""",
+    # maintenance dose written first, loading dose after
+    _note(omalizumab="300 mg of dupilumab every 2 weeks after a 600 mg loading dose if still "
+                     "uncontrolled."),
+    # every 12 hours, and a choice between omalizumab and dupilumab
+    _note(omalizumab="If she remains symptomatic: omalizumab 300 mg q4w or dupilumab 300 mg q2w "
+                     "after a 600 mg load; oral remibrutinib 25 mg every 12 hours is another "
+                     "option."),
+]
+
+NEWER_AGENT_WRONG = [
+    # adolescent (<60 kg) dupilumab regimen
+    _note(omalizumab="If refractory, dupilumab 400 mg then 200 mg every 2 weeks."),
+    # a wrong loading dose
+    _note(omalizumab="If refractory, dupilumab 400 mg loading then 300 mg q2w."),
+    # dupilumab every 4 weeks (not the CSU regimen)
+    _note(omalizumab="If refractory, dupilumab 600 mg then 300 mg every 4 weeks."),
+    # dupilumab loading dose given every 2 weeks
+    _note(omalizumab="If refractory, dupilumab 600 mg every 2 weeks."),
+    # remibrutinib once daily
+    _note(omalizumab="If refractory, remibrutinib 25 mg once daily."),
+    # remibrutinib 50 mg a dose
+    _note(omalizumab="If refractory, remibrutinib 50 mg BID."),
+    # started now, before up-dosing ('then' inside the regimen is not a later plan)
+    _note(omalizumab="Start dupilumab 600 mg SC today, then 300 mg q2w."),
+    _note(omalizumab="Start remibrutinib 25 mg PO BID now."),
+    # negated or refused
+    _note(omalizumab="Remibrutinib 25 mg BID is not recommended."),
+    _note(omalizumab="Refer to dermatology if refractory; avoid remibrutinib 25 mg BID."),
+    # the right dupilumab regimen beside a wrong omalizumab dose
+    _note(omalizumab="If refractory, dupilumab 300 mg q2w or omalizumab 150 mg q4w."),
+    # hedged, with no regimen
+    _note(omalizumab="Could consider a biologic such as dupilumab or remibrutinib down the line."),
+]
+
+
 STUFFED = """CSU, UAS7 26 18 32, poorly controlled, is well controlled. Cetirizine 20 mg BID.
 Continue cetirizine 10 mg daily. Stop cetirizine. Stop diphenhydramine. Continue diphenhydramine.
 Avoid steroids. Start prednisone 40 mg daily.
@@ -271,3 +330,16 @@ def test_minimal_labs_without_extensive_workup():
                                             "system": "cpt", "display": "Chest X-ray",
                                             "category": "imaging"}}
     assert not run_actions(TASK, [cbc, crp, imaging])["minimal_labs_ordered"]
+
+
+@pytest.mark.parametrize("note", NEWER_AGENT_CORRECT)
+def test_newer_agents_at_labeled_regimen_pass(note):
+    verdicts = grade_note(TASK, note)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize("note", NEWER_AGENT_WRONG)
+def test_newer_agents_wrong_regimen_start_or_negation_fail(note):
+    verdicts = grade_note(TASK, note)
+    assert verdicts["omalizumab_next_step"] is False
+    assert sum(not v for v in verdicts.values()) == 1, verdicts
