@@ -7,6 +7,8 @@ from typing import Any
 
 CPT = "http://www.ama-assn.org/go/cpt"
 CT_CHEST = f"{CPT}|71250"
+# The same study ordered by its LOINC radiology code (LOINC 24627-2 CT Chest).
+CT_CHEST_CODES = [CT_CHEST, "http://loinc.org|24627-2"]
 PET_CT = f"{CPT}|78815"
 LDCT_SCREENING = f"{CPT}|71271"
 
@@ -77,7 +79,7 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
             order_options=[
                 {"ordered": {"resource_type": "ServiceRequest", "codes": [PET_CT],
                              "status": ["active"], "label": "PET/CT"}},
-                {"ordered": {"resource_type": "ServiceRequest", "codes": [CT_CHEST],
+                {"ordered": {"resource_type": "ServiceRequest", "codes": CT_CHEST_CODES,
                              "status": ["active"], "label": "chest CT at 3 months"}},
             ],
             must_not=[{"not_ordered": {"resource_type": "ServiceRequest",
@@ -107,7 +109,7 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
             order_display="CT chest without contrast",
             occurrence=(now + timedelta(days=270)).date().isoformat(),
             order_options=[
-                {"ordered": {"resource_type": "ServiceRequest", "codes": [CT_CHEST],
+                {"ordered": {"resource_type": "ServiceRequest", "codes": CT_CHEST_CODES,
                              "status": ["active"], "label": "diagnostic chest CT"}},
             ],
             must_not=[

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "incidental_pulmonary_findings"
 NOTE_CHECKS = {"nodule_risk_assessed", "screening_eligibility_assessed",
@@ -116,3 +117,13 @@ def test_long_quit_variant_is_not_screening_eligible():
     assert all(grade_note(TASK, right, seed).values())
     wrong = head + "He is eligible for lung cancer screening." + plan
     assert not grade_note(TASK, wrong, seed)["screening_eligibility_assessed"]
+
+
+@pytest.mark.parametrize(("code", "system", "passed"), [
+    ("71250", "cpt", True), ("24627-2", "loinc", True), ("71271", "cpt", False),
+])
+def test_follow_up_ct_may_be_ordered_by_its_cpt_or_loinc_code(code, system, passed):
+    verdicts = run_actions(TASK, [{"tool": "fhir_service_request_create", "arguments": {
+        "patient": "{patient_id}", "code": code, "system": system, "display": "CT chest",
+        "category": "imaging", "reason": "Solid pulmonary nodule follow-up"}}])
+    assert verdicts["followup_imaging_ordered"] is passed
