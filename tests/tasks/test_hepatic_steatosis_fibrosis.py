@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tasks.helpers import values
+from tests.tasks.helpers_endocrinology import run_actions
 from tests.tasks.helpers_gastroenterology_hepatology import grade_note_checks
 
 TASK = "hepatic_steatosis_fibrosis"
@@ -110,3 +111,18 @@ def test_earlier_labs_are_a_low_risk_distractor():
     fib4 = load_function("graders/gastroenterology_hepatology.py:fib4")
     assert fib4(53, 34, 44, 224) < 1.3  # one year ago
     assert fib4(52, 31, 38, 232) < 1.3  # two years ago
+
+
+def test_the_elf_test_is_an_accepted_secondary_assessment():
+    note = ("FIB-4 1.89, indeterminate risk of advanced fibrosis. Ordered an ELF test as the "
+            "secondary assessment. Weight loss of 7-10% with a Mediterranean diet.")
+    assert grade(note)["plan_documented"]
+    verdicts = run_actions(TASK, [{"tool": "fhir_service_request_create", "arguments": {
+        "patient": "{patient_id}", "code": "81517", "system": "cpt",
+        "display": "Enhanced liver fibrosis (ELF) score", "category": "laboratory",
+        "reason": "MASLD with indeterminate FIB-4"}}])
+    assert verdicts["elastography_ordered"]
+    biopsy = run_actions(TASK, [{"tool": "fhir_service_request_create", "arguments": {
+        "patient": "{patient_id}", "code": "47000", "system": "cpt",
+        "display": "Liver biopsy", "category": "procedure", "reason": "MASLD"}}])
+    assert not biopsy["elastography_ordered"]
