@@ -1,129 +1,33 @@
 """Clinical terminology tables (LOINC, RxNorm, SNOMED CT + ICD-10-CM, orderables) and lookups.
 
 The tables are TSV files in ``data/`` beside this module, one concept per row, each with the
-place where its code was checked. They are read once, validated, and indexed on first use.
+place where its code was checked (their format: ``terminology_tables``). They are read once,
+validated, merged with their topic supplements and indexed on first use.
 """
 
 from __future__ import annotations
 
-import csv
 import difflib
 import functools
-import io
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
 
-from physbench_gym.errors import PhysBenchError
-
-SYSTEMS: dict[str, str] = {
-    "loinc": "http://loinc.org",
-    "rxnorm": "http://www.nlm.nih.gov/research/umls/rxnorm",
-    "snomed": "http://snomed.info/sct",
-    "icd10cm": "http://hl7.org/fhir/sid/icd-10-cm",
-    "cpt": "http://www.ama-assn.org/go/cpt",
-    "ucum": "http://unitsofmeasure.org",
-}
-_SHORT_NAMES = {uri: short for short, uri in SYSTEMS.items()}
-
-TABLES: tuple[str, ...] = ("loinc", "rxnorm", "condition", "orderable")
-SPECIALTIES: tuple[str, ...] = tuple(
-    "cardiology endocrinology gastroenterology hepatology hematology oncology infectious_disease "
-    "allergy_immunology rheumatology nephrology urology psychiatry neurology addiction_medicine "
-    "pulmonology dermatology gynecology obstetrics otolaryngology geriatrics primary_care".split()
+from physbench_gym.synth.terminology_tables import (
+    FILES,
+    SHORT_NAMES,
+    SPECIALTIES,
+    SYSTEMS,
+    TABLES,
+    Concept,
+    TerminologyDataError,
+    UnknownCodeError,
+    parse_table,
 )
-"""The 21 specialties of the benchmark, in a fixed order (the one list the package uses)."""
-LOINC_KINDS = frozenset({"lab", "vital", "social", "note", "panel", "score"})
-OBSERVATION_CATEGORIES = frozenset(
-    {"laboratory", "vital-signs", "social-history", "survey", "exam"}
-)
-ROUTES = frozenset(
-    {"oral", "sublingual", "intravenous", "subcutaneous", "topical", "nasal", "inhalation",
-     "transdermal", "intramuscular"}
-)
-ORDER_CATEGORIES = frozenset({"laboratory", "imaging", "procedure", "referral", "counseling"})
 
-_COLUMNS: dict[str, tuple[str, ...]] = {
-    "loinc": ("code", "display", "kind", "unit", "low", "high", "category", "source"),
-    "rxnorm": (
-        "code", "display", "ingredient", "strength", "dose_form", "route", "drug_class", "source"
-    ),
-    "condition": ("snomed", "icd10", "display", "specialty", "chronic", "source"),
-    "orderable": ("system", "code", "display", "category", "source"),
-}
-_FILES = {
-    "loinc": "loinc.tsv",
-    "rxnorm": "rxnorm.tsv",
-    "condition": "conditions.tsv",
-    "orderable": "orderables.tsv",
-}
-_LOINC_RE = re.compile(r"^\d{1,6}-\d$")
-_ICD10_RE = re.compile(r"^[A-Z]\d[0-9A-Z](\.[0-9A-Z]{1,4})?$")
-_CPT_RE = re.compile(r"^\d{4}[0-9A-Z]$")
-_DIGITS_RE = re.compile(r"^\d+$")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:[.][0-9]+)?")
-
-
-class TerminologyDataError(PhysBenchError, ValueError):
-    """A terminology table is malformed; the message names the file and line."""
-
-
-class UnknownCodeError(PhysBenchError, KeyError):
-    """A code is not in the terminology tables; the message suggests close matches."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown code"
-
-
-@dataclass(frozen=True)
-class Concept:
-    """One coded concept from a terminology table."""
-
-    system: str
-    code: str
-    display: str
-    table: str
-    kind: str
-    unit: str | None = None
-    low: float | None = None
-    high: float | None = None
-    extra: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), hash=False)
-    source: str = ""
-
-    def coding(self) -> dict[str, str]:
-        """The concept as a FHIR Coding (``system``, ``code``, ``display``)."""
-        return {"system": self.system, "code": self.code, "display": self.display}
-
-
-def loinc_check_digit_ok(code: str) -> bool:
-    """Whether a LOINC code's final digit is its mod-10 check digit."""
-    if not _LOINC_RE.match(code):
-        return False
-    number, check = code.split("-")
-    total = 0
-    for position, char in enumerate(reversed(number)):
-        digit = int(char)
-        if position % 2 == 0:
-            digit *= 2
-            digit = digit // 10 + digit % 10
-        total += digit
-    return (10 - total % 10) % 10 == int(check)
-
-
-def snomed_concept_id_ok(code: str) -> bool:
-    """Whether a string has the shape of a SNOMED CT concept id (digits, concept partition)."""
-    if not _DIGITS_RE.match(code) or not 6 <= len(code) <= 18 or code[0] == "0":
-        return False
-    return code[-3:-1] in ("00", "10")
-
-
-def ucum_plausible(unit: str) -> bool:
-    """Whether a unit string looks like a UCUM code (no spaces, balanced brackets)."""
-    if not unit or any(ch.isspace() for ch in unit) or not unit.isascii():
-        return False
-    return unit.count("[") == unit.count("]") and unit.count("{") == unit.count("}")
 
 
 @dataclass(frozen=True)
@@ -132,156 +36,17 @@ class _Index:
     by_system: dict[str, dict[str, Concept]]
 
 
-def _read_rows(table: str, text: str, name: str) -> list[tuple[int, dict[str, str]]]:
-    reader = csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
-    header = next(reader, None)
-    if tuple(header or ()) != _COLUMNS[table]:
-        expected = " | ".join(_COLUMNS[table])
-        raise TerminologyDataError(f"{name}:1: header must be the tab-separated {expected}")
-    rows = []
-    for line_no, fields in enumerate(reader, start=2):
-        if not fields:
-            continue
-        if len(fields) != len(header):
-            raise TerminologyDataError(
-                f"{name}:{line_no}: expected {len(header)} fields, found {len(fields)}"
-            )
-        values = {key: value.strip() for key, value in zip(header, fields, strict=True)}
-        rows.append((line_no, values))
-    return rows
-
-
-class _RowError(Exception):
-    """A row-level problem; the table parser adds the file name."""
-
-
-def _fail(table: str, line_no: int, message: str) -> _RowError:
-    return _RowError(f"{line_no}: {message}")
-
-
-def _number(table: str, line_no: int, text: str, column: str) -> float | None:
-    if not text:
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        raise _fail(table, line_no, f"{column} {text!r} is not a number") from None
-
-
-def _require(condition: bool, table: str, line_no: int, message: str) -> None:
-    if not condition:
-        raise _fail(table, line_no, message)
-
-
-def _loinc_concept(line_no: int, row: dict[str, str]) -> Concept:
-    code, kind, unit, category = row["code"], row["kind"], row["unit"], row["category"]
-    _require(loinc_check_digit_ok(code), "loinc", line_no, f"invalid LOINC code {code!r}")
-    _require(kind in LOINC_KINDS, "loinc", line_no, f"unknown kind {kind!r}")
-    if kind == "note":
-        _require(not category, "loinc", line_no, "a note type has no observation category")
-    else:
-        _require(category in OBSERVATION_CATEGORIES, "loinc", line_no, f"bad category {category!r}")
-    low = _number("loinc", line_no, row["low"], "low")
-    high = _number("loinc", line_no, row["high"], "high")
-    if low is not None or high is not None:
-        _require(bool(unit), "loinc", line_no, "a quantitative code with a range needs a unit")
-    if low is not None and high is not None:
-        _require(low < high, "loinc", line_no, f"low {low} is not below high {high}")
-    if unit:
-        _require(ucum_plausible(unit), "loinc", line_no, f"implausible UCUM unit {unit!r}")
-    return Concept(SYSTEMS["loinc"], code, row["display"], "loinc", kind, unit or None, low, high,
-                   MappingProxyType({"category": category}), row["source"])
-
-
-def _rxnorm_concept(line_no: int, row: dict[str, str]) -> Concept:
-    code = row["code"]
-    _require(bool(_DIGITS_RE.match(code)), "rxnorm", line_no, f"invalid RxCUI {code!r}")
-    _require(row["route"] in ROUTES, "rxnorm", line_no, f"unknown route {row['route']!r}")
-    for column in ("ingredient", "strength", "dose_form", "drug_class"):
-        _require(bool(row[column]), "rxnorm", line_no, f"empty {column}")
-    columns = ("ingredient", "strength", "dose_form", "route", "drug_class")
-    extra = {key: row[key] for key in columns}
-    return Concept(SYSTEMS["rxnorm"], code, row["display"], "rxnorm", "drug",
-                   extra=MappingProxyType(extra), source=row["source"])
-
-
-def _condition_concept(line_no: int, row: dict[str, str]) -> Concept:
-    snomed, icd10 = row["snomed"], row["icd10"]
-    _require(snomed_concept_id_ok(snomed), "condition", line_no, f"invalid SNOMED id {snomed!r}")
-    _require(bool(_ICD10_RE.match(icd10)), "condition", line_no, f"invalid ICD-10-CM {icd10!r}")
-    _require(row["specialty"] in SPECIALTIES, "condition", line_no,
-             f"unknown specialty {row['specialty']!r}")
-    _require(row["chronic"] in ("yes", "no"), "condition", line_no, "chronic must be yes or no")
-    extra = {key: row[key] for key in ("icd10", "specialty", "chronic")}
-    return Concept(SYSTEMS["snomed"], snomed, row["display"], "condition", "condition",
-                   extra=MappingProxyType(extra), source=row["source"])
-
-
-_ORDER_CODE_CHECKS = {
-    "loinc": loinc_check_digit_ok,
-    "cpt": lambda code: bool(_CPT_RE.match(code)),
-    "snomed": snomed_concept_id_ok,
-}
-
-
-def _orderable_concept(line_no: int, row: dict[str, str]) -> Concept:
-    system, code, category = row["system"], row["code"], row["category"]
-    _require(system in _ORDER_CODE_CHECKS, "orderable", line_no, f"unknown system {system!r}")
-    _require(_ORDER_CODE_CHECKS[system](code), "orderable", line_no,
-             f"invalid {system} code {code!r}")
-    _require(category in ORDER_CATEGORIES, "orderable", line_no, f"unknown category {category!r}")
-    return Concept(SYSTEMS[system], code, row["display"], "orderable", category,
-                   extra=MappingProxyType({"category": category}), source=row["source"])
-
-
-_BUILDERS = {
-    "loinc": _loinc_concept,
-    "rxnorm": _rxnorm_concept,
-    "condition": _condition_concept,
-    "orderable": _orderable_concept,
-}
-
-
-def parse_table(table: str, text: str, name: str | None = None) -> tuple[Concept, ...]:
-    """Parse and validate one table's TSV text (the format of the files in ``data/``).
-
-    Raises:
-        TerminologyDataError: the first problem found, prefixed with ``name:line``.
-    """
-    if table not in TABLES:
-        raise ValueError(f"unknown table {table!r}; tables are {', '.join(TABLES)}")
-    name = name or _FILES[table]
-    concepts: list[Concept] = []
-    seen: dict[tuple[str, str], int] = {}
-    try:
-        for line_no, row in _read_rows(table, text, name):
-            code_column = "code" if table != "condition" else "snomed"
-            _require(bool(row[code_column]), table, line_no, "empty code")
-            _require(bool(row["display"]), table, line_no, "empty display")
-            _require(bool(row["source"]), table, line_no, "empty source")
-            concept = _BUILDERS[table](line_no, row)
-            key = (concept.system, concept.code)
-            if key in seen:
-                message = f"duplicate code {concept.code!r} (first on line {seen[key]})"
-                raise _fail(table, line_no, message)
-            seen[key] = line_no
-            concepts.append(concept)
-    except _RowError as error:
-        raise TerminologyDataError(f"{name}:{error}") from None
-    return tuple(concepts)
-
-
 def _load_table(table: str) -> tuple[Concept, ...]:
     """The table's main file plus its supplements (``<file stem>.<topic>.tsv``).
 
     A code may appear in several files only with the same display; the first file wins.
     """
     folder = resources.files("physbench_gym.synth").joinpath("data")
-    stem = _FILES[table].removesuffix(".tsv")
-    names = [_FILES[table]] + sorted(
+    stem = FILES[table].removesuffix(".tsv")
+    names = [FILES[table]] + sorted(
         entry.name for entry in folder.iterdir()
         if entry.name.startswith(f"{stem}.") and entry.name.endswith(".tsv")
-        and entry.name != _FILES[table])
+        and entry.name != FILES[table])
     merged: dict[tuple[str, str], Concept] = {}
     for name in names:
         for concept in parse_table(table, folder.joinpath(name).read_text("utf-8"), name):
@@ -322,7 +87,7 @@ def all_concepts(table: str) -> tuple[Concept, ...]:
 def _system_uri(system: str) -> str:
     if system in SYSTEMS:
         return SYSTEMS[system]
-    if system in _SHORT_NAMES:
+    if system in SHORT_NAMES:
         return system
     raise UnknownCodeError(
         f"unknown code system {system!r}; use one of {', '.join(SYSTEMS)} or their URIs"
@@ -330,7 +95,7 @@ def _system_uri(system: str) -> str:
 
 
 def _unknown(system_uri: str, code: str, candidates: Mapping[str, Concept]) -> UnknownCodeError:
-    name = _SHORT_NAMES[system_uri]
+    name = SHORT_NAMES[system_uri]
     close = difflib.get_close_matches(code, list(candidates), n=3, cutoff=0.6)
     if close:
         hints = ", ".join(f"{c!r} ({candidates[c].display})" for c in close)
@@ -397,7 +162,7 @@ def orderable(code: str, system: str | None = None) -> Concept:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        systems = ", ".join(_SHORT_NAMES[c.system] for c in matches)
+        systems = ", ".join(SHORT_NAMES[c.system] for c in matches)
         raise UnknownCodeError(f"orderable code {code!r} exists in {systems}; pass system=")
     close = difflib.get_close_matches(code, [c.code for c in concepts], n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(map(repr, close))}?" if close else "; no close match"
@@ -441,7 +206,9 @@ def search(
 
 
 __all__ = [
+    "SPECIALTIES",
     "SYSTEMS",
+    "TABLES",
     "Concept",
     "TerminologyDataError",
     "UnknownCodeError",

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from physbench_gym.synth import terminology as term
+from physbench_gym.synth import terminology_tables as tables
 from physbench_gym.synth.terminology import (
     SYSTEMS,
     TerminologyDataError,
@@ -62,7 +62,7 @@ def test_tables_meet_minimum_sizes(table: str, minimum: int) -> None:
     assert len(all_concepts(table)) >= minimum
 
 
-@pytest.mark.parametrize("table", term.TABLES)
+@pytest.mark.parametrize("table", tables.TABLES)
 def test_every_row_is_valid_and_unique(table: str) -> None:
     concepts = all_concepts(table)
     keys = [(c.system, c.code) for c in concepts]
@@ -77,8 +77,8 @@ def test_every_row_is_valid_and_unique(table: str) -> None:
 
 def test_loinc_rows_have_check_digits_units_and_categories() -> None:
     for concept in all_concepts("loinc"):
-        assert term.loinc_check_digit_ok(concept.code), concept.code
-        assert concept.kind in term.LOINC_KINDS
+        assert tables.loinc_check_digit_ok(concept.code), concept.code
+        assert concept.kind in tables.LOINC_KINDS
         category = concept.extra["category"]
         assert (category == "") == (concept.kind == "note"), concept.code
         if concept.low is not None or concept.high is not None:
@@ -88,13 +88,13 @@ def test_loinc_rows_have_check_digits_units_and_categories() -> None:
 def test_units_are_known_ucum_symbols() -> None:
     units = {c.unit for c in all_concepts("loinc") if c.unit}
     assert units <= UCUM_SYMBOLS, units - UCUM_SYMBOLS
-    assert all(term.ucum_plausible(unit) for unit in units)
+    assert all(tables.ucum_plausible(unit) for unit in units)
 
 
 def test_drug_rows_describe_ingredient_strength_and_form() -> None:
     for concept in all_concepts("rxnorm"):
         assert concept.code.isdigit()
-        assert concept.extra["route"] in term.ROUTES
+        assert concept.extra["route"] in tables.ROUTES
         assert concept.extra["dose_form"] in concept.display
         first_ingredient = concept.extra["ingredient"].split(" / ")[0]
         assert first_ingredient in concept.display.lower(), concept.code
@@ -103,7 +103,7 @@ def test_drug_rows_describe_ingredient_strength_and_form() -> None:
 def test_condition_rows_carry_valid_icd10_and_specialty() -> None:
     for concept in all_concepts("condition"):
         assert re.fullmatch(r"[A-Z]\d[0-9A-Z](\.[0-9A-Z]{1,4})?", concept.extra["icd10"])
-        assert concept.extra["specialty"] in term.SPECIALTIES
+        assert concept.extra["specialty"] in tables.SPECIALTIES
         assert concept.extra["chronic"] in {"yes", "no"}
 
 
@@ -255,10 +255,10 @@ def test_valid_text_parses_to_concepts() -> None:
 
 
 def test_loinc_check_digit_algorithm() -> None:
-    assert term.loinc_check_digit_ok("2160-0")
-    assert term.loinc_check_digit_ok("11488-4")
-    assert not term.loinc_check_digit_ok("2160-1")
-    assert not term.loinc_check_digit_ok("21600")
+    assert tables.loinc_check_digit_ok("2160-0")
+    assert tables.loinc_check_digit_ok("11488-4")
+    assert not tables.loinc_check_digit_ok("2160-1")
+    assert not tables.loinc_check_digit_ok("21600")
 
 
 def test_concepts_are_hashable_values() -> None:
@@ -334,7 +334,7 @@ def test_core_orderables_cover_labs_imaging_referrals_and_counseling() -> None:
     assert orderable("225323000", system="snomed").kind == "counseling"
 
 
-@pytest.mark.parametrize("table", term.TABLES)
+@pytest.mark.parametrize("table", tables.TABLES)
 def test_main_tables_record_a_checked_source_for_every_row(table: str) -> None:
     from importlib import resources
 
