@@ -169,6 +169,56 @@ WRONG_PLANS = [
     ("nsaid", "Avoid NSAIDs. Celecoxib is acceptable with the PPI.",
      "antithrombotic_and_nsaid_plan"),
 ]
+# Pylera (3-in-1 capsule: bismuth subcitrate potassium 140 mg, metronidazole 125 mg,
+# tetracycline 125 mg) is bismuth quadruple therapy: 3 capsules QID (12 a day) with a PPI twice
+# daily, for 14 days here (ACG 2024; the label's 10 days is not accepted, as for the separate
+# drugs). Its RxCUI is not pinned, so only the note can name it.
+PYLERA_CORRECT = [
+    "Start Pylera 3 capsules four times daily (after meals and at bedtime) with pantoprazole "
+    "40 mg twice daily for 14 days.",
+    "H. pylori: bismuth quadruple therapy as Pylera (bismuth subcitrate potassium/metronidazole/"
+    "tetracycline), 3 caps QID + pantoprazole 40 mg BID x 14 days.",
+    "Prescribe Pylera 12 capsules/day (3 QID) plus pantoprazole 40 mg BID for 2 weeks.",
+    "Pylera 3 capsules PO QID x14d with omeprazole 20 mg twice daily.",
+]
+PYLERA_WRONG = [
+    "Start Pylera 3 capsules QID with omeprazole 20 mg BID for 10 days per the label.",
+    "Start Pylera 3 capsules twice daily with pantoprazole 40 mg twice daily for 14 days.",
+    "Start Pylera 2 capsules QID with pantoprazole 40 mg BID for 14 days.",
+    "Start Pylera 3 capsules daily with pantoprazole 40 mg BID for 14 days.",
+    "Start Pylera 3 capsules QID for 14 days without a PPI.",
+    "Start Pylera 3 capsules QID with pantoprazole 40 mg BID plus amoxicillin 1 g BID for 14 days.",
+    "Pylera 3 caps QID with clarithromycin 500 mg BID and pantoprazole BID for 14 days.",
+]
+
+
+@pytest.mark.parametrize("sentence", PYLERA_CORRECT)
+def test_pylera_as_bismuth_quadruple_therapy_passes(sentence):
+    note = "\n".join(sentence if key == "bqt" else text for key, text in _PLAN.items())
+    verdicts = grade_note(TASK, note)
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize("sentence", PYLERA_WRONG)
+def test_wrong_pylera_regimen_fails(sentence):
+    note = "\n".join(sentence if key == "bqt" else text for key, text in _PLAN.items())
+    verdicts = grade_note(TASK, note)
+    assert not verdicts["eradication_plan_documented"], verdicts
+    assert all(v for cid, v in verdicts.items() if cid != "eradication_plan_documented"), verdicts
+
+
+def test_bqt_phrasings_that_name_other_antibiotics_only_as_rejected_pass():
+    """Naming amoxicillin or clarithromycin as the regimens avoided, or the PPI hold before the
+    breath test, does not read as adding them to (or removing the PPI from) the regimen."""
+    for sentence in ("BQT for 14 days chosen over clarithromycin and amoxicillin regimens.",
+                     "Bismuth quadruple therapy for 14 days with no amoxicillin because of the "
+                     "penicillin allergy.",
+                     "Pylera for 14 days with pantoprazole BID, then a breath test with no PPI "
+                     "for 2 weeks before."):
+        note = "\n".join(sentence if key == "bqt" else text for key, text in _PLAN.items())
+        assert grade_note(TASK, note)["eradication_plan_documented"], sentence
+
+
 STUFFED = """Start bismuth quadruple therapy for 14 days and for 7 days. Clarithromycin triple
 therapy. Urea breath test in 4 weeks and 1 week, serology, off PPI 2 weeks. Continue
 pantoprazole. Stop pantoprazole. Repeat EGD in 8 weeks. No repeat EGD needed. Resume aspirin
