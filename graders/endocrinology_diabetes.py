@@ -35,6 +35,11 @@ DAPAGLIFLOZIN_10 = "1488569"  # dapagliflozin 10 MG Oral Tablet
 EMPAGLIFLOZIN_10 = "1545658"  # empagliflozin 10 MG Oral Tablet
 CANAGLIFLOZIN_100 = "1373463"  # canagliflozin 100 MG Oral Tablet
 LIRAGLUTIDE_PEN = "897122"  # 3 ML liraglutide 6 MG/ML Pen Injector
+# The GLP-1 RA pens are coded by concentration and fill volume (the Ozempic starter pen holds
+# 2 mg/1.5 mL and dials 0.25 or 0.5 mg; the Trulicity 0.75 mg pen holds 0.75 mg/0.5 mL): the dose
+# per injection is read from the order's dose quantity, never from the code.
+SEMAGLUTIDE_PEN = "1991306"  # 0.25 MG, 0.5 MG Dose 1.5 ML semaglutide 1.34 MG/ML Pen Injector
+DULAGLUTIDE_PEN = "1551295"  # 0.5 ML dulaglutide 1.5 MG/ML Auto-Injector (0.75 mg)
 
 SGLT2_CLASS = ["SGLT2 inhibitor", "SGLT2 inhibitors", "SGLT-2 inhibitor", "SGLT-2 inhibitors",
                "SGLT2i", "SGLT-2i", "SGLT2-i", "sodium-glucose cotransporter 2 inhibitor",
@@ -87,10 +92,14 @@ ACCEPTED_CLASSES = {"ckd": ("sglt2", "glp1"), "hf": ("sglt2",), "ascvd": ("glp1"
 CLASS_OF = {"dapagliflozin": "sglt2", "empagliflozin": "sglt2", "canagliflozin": "sglt2",
             "semaglutide": "glp1", "oral semaglutide": "glp1", "dulaglutide": "glp1",
             "liraglutide": "glp1"}
-# Orders the EHR can take (terminology tables): code, per-day frequency.
+# Orders the EHR can take (terminology tables): code, per-day frequency (label schedule:
+# semaglutide and dulaglutide once weekly, the others once daily).
 ORDERABLE = {"dapagliflozin": (DAPAGLIFLOZIN_10, 1.0), "empagliflozin": (EMPAGLIFLOZIN_10, 1.0),
-             "canagliflozin": (CANAGLIFLOZIN_100, 1.0), "liraglutide": (LIRAGLUTIDE_PEN, 1.0)}
+             "canagliflozin": (CANAGLIFLOZIN_100, 1.0), "liraglutide": (LIRAGLUTIDE_PEN, 1.0),
+             "semaglutide": (SEMAGLUTIDE_PEN, 1 / 7), "dulaglutide": (DULAGLUTIDE_PEN, 1 / 7)}
 TABLETS = frozenset({"dapagliflozin", "empagliflozin", "canagliflozin"})
+INJECTABLES = frozenset({"liraglutide", "semaglutide", "dulaglutide"})
+SUBCUTANEOUS = ["subcutaneous", "34206005"]  # route text or SNOMED CT code of the order
 TABLET_UNITS = ("tablet", "tablets", "tab", "tabs", "{tablet}", "{tbl}")
 
 TZD_AND_HF_RISK_DPP4 = ["pioglitazone", "Actos", "rosiglitazone", "Avandia",
@@ -174,16 +183,20 @@ def _dose_options(drug: str) -> list[dict[str, Any]]:
 
 
 def _order_options(drug: str) -> list[dict[str, Any]]:
-    """Orders for the drug at its starting dose once daily: in mg, or as one tablet of the
-    product's strength."""
+    """Orders for the drug at its starting dose on its label schedule: in mg or mcg, or as
+    one tablet of the product's strength. Pens are coded by concentration, so the dose per
+    injection is the order's dose quantity, and an injectable must be given subcutaneously."""
     code, per_day = ORDERABLE[drug]
     dose = START_DOSES_MG[drug][0]
-    amounts = [(dose, "mg")] + [(1.0, unit) for unit in TABLET_UNITS if drug in TABLETS]
+    amounts = [(dose, "mg"), (dose * 1000, "mcg")]
+    amounts += [(1.0, unit) for unit in TABLET_UNITS if drug in TABLETS]
+    schedule = "once weekly" if drug in WEEKLY else "once daily"
+    route = {"route": SUBCUTANEOUS} if drug in INJECTABLES else {}
     return [{"ordered": {
         "resource_type": "MedicationRequest", "codes": [code], "status": ["active"],
         "intent": ["order"], "dose": {"min": amount - 1e-6, "max": amount + 1e-6, "unit": unit},
-        "per_day": {"min": per_day, "max": per_day},
-        "label": f"{drug} {dose:g} mg once daily"}} for amount, unit in amounts]
+        "per_day": {"min": per_day - 1e-6, "max": per_day + 1e-6}, **route,
+        "label": f"{drug} {dose:g} mg {schedule}"}} for amount, unit in amounts]
 
 
 def _metformin_opposite() -> list[str]:

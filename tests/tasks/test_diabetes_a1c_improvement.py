@@ -245,3 +245,65 @@ def test_orders_in_tablets_and_empagliflozin():
     twice_daily = _rx("1488569", 10)
     twice_daily["arguments"]["frequency"] = 2
     assert not run_actions(TASK, [twice_daily])["addon_prescribed"]
+
+
+# The weekly GLP-1 RA pens are coded by concentration and fill volume (Ozempic 2 mg/1.5 mL pen,
+# Trulicity 0.75 mg/0.5 mL auto-injector): the dose per injection is the order's dose quantity.
+SEMAGLUTIDE_PEN, DULAGLUTIDE_PEN = "1991306", "1551295"
+
+
+def _weekly(code: str, dose: float, unit: str = "mg", **extra) -> dict:
+    arguments = {"patient": "{patient_id}", "medication_code": code, "dose_value": dose,
+                 "dose_unit": unit, "route": "subcutaneous", "frequency": 1,
+                 "period_unit": "week", **extra}
+    return {"tool": CREATE, "arguments": {k: v for k, v in arguments.items() if v is not None}}
+
+
+CORRECT_WEEKLY_ORDERS = {
+    "semaglutide_mg": _weekly(SEMAGLUTIDE_PEN, 0.25),
+    # micrograms, route left to the pen's usual route, titration in the directions
+    "semaglutide_mcg_default_route": _weekly(
+        SEMAGLUTIDE_PEN, 250, "mcg", route=None,
+        sig="Inject 0.25 mg under the skin once weekly for 4 weeks, then 0.5 mg weekly.",
+        note="SGLT2 inhibitor declined after balanitis on canagliflozin."),
+    "dulaglutide_milligrams": _weekly(DULAGLUTIDE_PEN, 0.75, "milligrams", duration_days=28,
+                                      quantity=2, quantity_unit="mL", refills=2),
+    "dulaglutide_micrograms": _weekly(DULAGLUTIDE_PEN, 750, "microgram"),
+}
+WRONG_WEEKLY_ORDERS = {
+    # a weekly drug ordered daily is seven times the dose
+    "semaglutide_daily": _weekly(SEMAGLUTIDE_PEN, 0.25, period_unit="day"),
+    # the 1 mg (or 0.5 mg maintenance) dose is not the starting dose
+    "semaglutide_1mg_start": _weekly(SEMAGLUTIDE_PEN, 1),
+    "semaglutide_0.5mg_start": _weekly(SEMAGLUTIDE_PEN, 0.5),
+    "dulaglutide_1.5mg_start": _weekly(DULAGLUTIDE_PEN, 1.5),
+    "dulaglutide_twice_weekly": _weekly(DULAGLUTIDE_PEN, 0.75, frequency=2),
+    # the pen's whole content (2 mg) read from the code instead of the dose per injection
+    "semaglutide_pen_content": _weekly(SEMAGLUTIDE_PEN, 2),
+    # an injectable pen ordered by mouth
+    "semaglutide_oral_route": _weekly(SEMAGLUTIDE_PEN, 0.25, route="oral"),
+    # only a proposal, not a prescription
+    "dulaglutide_proposal": _weekly(DULAGLUTIDE_PEN, 0.75, intent="proposal"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CORRECT_WEEKLY_ORDERS))
+def test_weekly_glp1_pens_can_be_ordered_in_the_ascvd_variant(case):
+    """The note accepts semaglutide and dulaglutide; so must the prescription checkpoint."""
+    assert run_actions(TASK, [CORRECT_WEEKLY_ORDERS[case]], ASCVD)["addon_prescribed"]
+
+
+@pytest.mark.parametrize("case", sorted(WRONG_WEEKLY_ORDERS))
+def test_weekly_glp1_pens_at_the_wrong_dose_schedule_or_route_fail(case):
+    assert not run_actions(TASK, [WRONG_WEEKLY_ORDERS[case]], ASCVD)["addon_prescribed"]
+
+
+def test_weekly_glp1_pens_follow_the_scenario():
+    sema = _weekly(SEMAGLUTIDE_PEN, 0.25)
+    # a GLP-1 RA with kidney/CV benefit is an ADA 2025 option in CKD
+    assert run_actions(TASK, [sema])["addon_prescribed"]
+    # heart failure calls for an SGLT2 inhibitor: a GLP-1 RA does not fill the order
+    assert not run_actions(TASK, [sema], HF)["addon_prescribed"]
+    # the declined SGLT2 inhibitor beside a correct pen is still caught
+    cana = _rx("1373463", 100)
+    assert not run_actions(TASK, [sema, cana], ASCVD)["addon_prescribed"]
