@@ -85,10 +85,6 @@ class OrderMatch(Args):
     def describe(self) -> str:
         return self.label or f"{self.resource_type} {' / '.join(self.codes or self.text_contains)}"
 
-    def bind(self, where: str = "grader") -> OrderMatch:
-        """Nothing to build; binding gives the check its own trigger (see ``triggers``)."""
-        return self
-
     @property
     def triggers(self) -> frozenset[str]:
         """Only a step that writes resources of this type can change the verdict."""

@@ -211,11 +211,11 @@ def build_grader(spec: Mapping[str, Any] | str, where: str = "grader") -> Grader
         args = prim.args_model.model_validate(raw_args or {})
     except ValidationError as exc:
         raise TaskSpecError(f"{where}.{name}: {exc}") from None
-    if hasattr(args, "bind"):
-        bound = args.bind(f"{where}.{name}")
-        return Grader(lambda ctx: prim.run(ctx, bound), bound.triggers,
-                      getattr(bound, "monotone", False))
-    return Grader(lambda ctx: prim.run(ctx, args), prim.triggers)
+    # Arguments may build nested graders once (``bind``) and may narrow the events that can
+    # change the verdict (``triggers``) or promise it only ever goes to passed (``monotone``).
+    bound = args.bind(f"{where}.{name}") if hasattr(args, "bind") else args
+    return Grader(lambda ctx: prim.run(ctx, bound), getattr(bound, "triggers", prim.triggers),
+                  getattr(bound, "monotone", False))
 
 
 def triggered_by(*events: str) -> Callable[[GraderFn], GraderFn]:

@@ -23,10 +23,6 @@ class RetrievedArgs(Args):
     min_count: int = Field(default=1, ge=1, description="Distinct matching resources needed.")
     label: str = Field(default="", description="What the evidence is, for the reason text.")
 
-    def bind(self, where: str = "grader") -> RetrievedArgs:
-        """Nothing to build; binding gives the check its own trigger (see ``triggers``)."""
-        return self
-
     @property
     def triggers(self) -> frozenset[str]:
         """Only a step that shows resources of this type can change the verdict."""
