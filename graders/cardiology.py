@@ -9,11 +9,8 @@ mean), where the sum runs over the race- and sex-specific terms below.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
-from physbench_gym.grading.core import FILE, CheckpointResult, GradingContext, triggered_by
-from physbench_gym.grading.text import clauses, compile_terms, find_terms
 from physbench_gym.synth import terminology
 
 # (race, sex) -> coefficients, baseline 10-year survival S10 and the group mean of the sum.
@@ -111,12 +108,6 @@ def statin_codes(intensity: str, ingredients: tuple[str, ...] | None = None) -> 
             if name in table and mg in table[name] and (ingredients is None or name in ingredients)]
 
 
-STATIN_ABBREVIATIONS = {
-    "atorvastatin": ["atorva", "Lipitor"], "rosuvastatin": ["rosuva", "Crestor"],
-    "simvastatin": ["simva", "Zocor"], "pravastatin": ["prava", "Pravachol"],
-    "lovastatin": ["Mevacor"], "pitavastatin": ["Livalo"]}
-
-
 def _unlisted_statin_codes() -> list[str]:
     """Statin tablets outside Table 3 (simvastatin 80 mg: not for new patients, myopathy)."""
     listed = {code for intensity in STATIN_INTENSITY for code in statin_codes(intensity)}
@@ -165,51 +156,47 @@ def statin_initiation(values: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"variant outside the task's design: LDL {ldl} mg/dL")
     intensity = "high" if category == "high" else "moderate"
     other = "moderate" if intensity == "high" else "high"
+    # Intermediate risk with risk enhancers (premature family history, hs-CRP >= 2) favors
+    # initiation or intensification (section 4.4.2, IIa): moderate or high intensity.
+    accepted = ("moderate", "high") if category == "intermediate" else ("high",)
     drug, dose = ("atorvastatin", 40.0) if intensity == "high" else ("atorvastatin", 20.0)
     atorva, rosuva = (STATIN_INTENSITY[intensity][name] for name in ("atorvastatin",
                                                                       "rosuvastatin"))
-    # Any statin at a dose of the right intensity (Table 3) is a correct plan; the note must
-    # name the drug with its dose in the clause that starts it.
+    # Any statin at a dose of an accepted intensity (Table 3) is a correct plan; the note
+    # must name the drug with its dose in the clause that starts it.
     dose_options = [
         {"note_decision": {
-            "subject": [name, *STATIN_ABBREVIATIONS.get(name, [])], "action": ["start"],
-            "value": {"value": (doses[0] + doses[-1]) / 2,
-                      "tolerance": (doses[-1] - doses[0]) / 2 + 0.5, "units": {"mg": 1}},
-            "label": f"start {name} {doses[0]:g}-{doses[-1]:g} mg daily"}}
-        for name, doses in STATIN_INTENSITY[intensity].items()]
-    category_words = {
-        "intermediate": (["intermediate", "intermediate-risk", "intermediate risk"],
-                         ["high risk", "high-risk", "borderline", "low risk", "low-risk"]),
-        "high": (["high risk", "high-risk", "high 10-year risk", "high ascvd risk"],
-                 ["intermediate", "borderline", "low risk", "low-risk"]),
-    }[category]
+            "concept": [name], "action": ["start"],
+            "dose": {"min": min(doses), "max": max(doses), "unit": "mg"},
+            "label": f"start {name} {min(doses):g}-{max(doses):g} mg daily"}}
+        for name, doses in _accepted_doses(accepted).items()]
     return {
         "tc": tc, "hdl": hdl, "sbp": sbp, "tg": tg, "dbp": 78 + int(values["sbp_off"]) // 2,
         "sbp_prev": sbp + 4,
         "risk": round(risk, 1),
         "risk_tol": round(max(1.5, 0.12 * risk), 1),
         "risk_category": category,
-        "category_terms": category_words[0],
-        "category_opposite": category_words[1],
+        "category_concept": f"level_{category}",
+        "other_categories": [f"level_{c}" for c in ("low", "borderline", "intermediate", "high")
+                             if c != category],
         "ldl": ldl,
         "intensity": intensity,
-        "intensity_terms": [f"{intensity}-intensity", f"{intensity} intensity"],
-        "intensity_opposite": [f"{other}-intensity", f"{other} intensity", "low-intensity",
-                               "low intensity"],
+        "accepted_intensities": list(accepted),
+        "intensity_text": " or ".join(f"{i}-intensity" for i in accepted),
+        "intensity_concepts": [f"{i}_intensity" for i in accepted],
+        "other_intensity_concepts": [f"{i}_intensity" for i in ("low", "moderate", "high")
+                                     if i not in accepted],
         "ldl_goal_pct": 50 if intensity == "high" else 30,
         "statin_drug": drug,
         "statin_dose_mg": int(dose),
         "statin_rxnorm": _statin_code(drug, dose),
-        "acceptable_statin_rxnorm": statin_codes(intensity),
-        "wrong_statin_rxnorm": sorted(set(statin_codes(other) + statin_codes("low")
+        "acceptable_statin_rxnorm": [c for i in accepted for c in statin_codes(i)],
+        "wrong_statin_rxnorm": sorted(set(
+            [c for i in ("low", "moderate", "high") if i not in accepted for c in statin_codes(i)]
                                           + _unlisted_statin_codes())),
         "statin_dose_options": dose_options,
-        "atorva_mid": (atorva[0] + atorva[-1]) / 2,
-        "atorva_tol": (atorva[-1] - atorva[0]) / 2 + 0.5,
-        "rosuva_mid": (rosuva[0] + rosuva[-1]) / 2,
-        "rosuva_tol": (rosuva[-1] - rosuva[0]) / 2 + 0.5,
-        "atorva_range": f"{atorva[0]:g}-{atorva[-1]:g}",
-        "rosuva_range": f"{rosuva[0]:g}-{rosuva[-1]:g}",
+        "atorva_range": _dose_span("atorvastatin", accepted),
+        "rosuva_range": _dose_span("rosuvastatin", accepted),
         "smoke_recent": "77176002" if smoker else "8517006",
         "smoking_text": ("Current smoker, about a pack a day; relapsed 2 years ago after "
                          "quitting for a year." if smoker else
@@ -217,6 +204,20 @@ def statin_initiation(values: dict[str, Any]) -> dict[str, Any]:
                          "tobacco since."),
         "smoking_short": "current smoker" if smoker else "former smoker (quit 7 years ago)",
     }
+
+
+def _accepted_doses(intensities: tuple[str, ...]) -> dict[str, list[float]]:
+    """Statin -> its daily doses (mg) of the accepted intensities."""
+    doses: dict[str, list[float]] = {}
+    for intensity in intensities:
+        for name, mgs in STATIN_INTENSITY[intensity].items():
+            doses.setdefault(name, []).extend(mgs)
+    return doses
+
+
+def _dose_span(drug: str, intensities: tuple[str, ...]) -> str:
+    doses = [mg for intensity in intensities for mg in STATIN_INTENSITY[intensity][drug]]
+    return f"{min(doses):g}-{max(doses):g}"
 
 
 def cha2ds2_vasc(*, age: int, female: bool, chf: bool = False, hypertension: bool = False,
@@ -232,14 +233,6 @@ def cha2ds2_vasc(*, age: int, female: bool, chf: bool = False, hypertension: boo
 
 # Decision by CHA2DS2-VASc under the 2023 ACC/AHA/ACCP/HRS AF guideline (section 6.3.1):
 # >=2 (men) / >=3 (women) anticoagulation recommended; 1 / 2 reasonable; 0 / 1 not indicated.
-NO_ANTICOAGULATION = ["not indicated", "not recommended", "not needed", "not required",
-                      "no anticoagulation", "no indication", "no oral anticoagulation",
-                      "no oac", "no doac", "no role", "not warranted", "withhold", "do not start",
-                      "will not start", "not start", "not be started", "not starting",
-                      "without anticoagulation", "not anticoagulate", "no need",
-                      "does not need", "doesn't need", "not need", "not necessary"]
-
-
 def afib_workup(values: dict[str, Any]) -> dict[str, Any]:
     """New paroxysmal AF in a young man: chart-derived CHA2DS2-VASc and what follows from it.
 
@@ -256,7 +249,6 @@ def afib_workup(values: dict[str, Any]) -> dict[str, Any]:
     return {
         "cha2ds2vasc": score,
         "anticoagulation": "not indicated",
-        "no_anticoagulation_terms": NO_ANTICOAGULATION,
         "ed_dbp": 88 + (int(values["ed_sbp"]) - 142) // 3,
         "prior_weight_kg": int(values["weight_kg"]) - 3,
         "bmi": round(int(values["weight_kg"]) / height_m ** 2, 1),
@@ -285,35 +277,3 @@ def rate_control_codes() -> list[str]:
         if strength.endswith("MG") and float(strength[:-2]) <= MAX_START_MG[name]:
             codes.append(concept.code)
     return sorted(codes)
-
-
-SCORE_LABELS = ("CHA2DS2-VASc", "CHA2DS2VASc", "CHA2DS2 VASc", "CHADS2-VASc", "CHADS-VASc",
-                "CHADSVASc", "CHA2DS2-VA")
-_FIRST_NUMBER = re.compile(
-    r"^[\s:=(|]*(?:score\s*)?(?:of\s+|is\s+|was\s+|=\s*|:\s*|\|\s*)*(\d+)(?!\d|\.\d)")
-
-
-@triggered_by(FILE)
-def cha2ds2_vasc_stated(ctx: GradingContext) -> CheckpointResult:
-    """The note states the chart's CHA2DS2-VASc score, and no other value for it.
-
-    The score is the first integer after a score label ('CHA2DS2-VASc score = 0', 'CHA2DS2-VASc:
-    0/9', 'CHA2DS2-VASc of 0 in a 42-year-old'); whatever words follow it do not matter.
-    """
-    note = ctx.note()
-    if note is None:
-        return CheckpointResult(False, "no note")
-    expected = int(ctx.values["cha2ds2vasc"])
-    labels = compile_terms(SCORE_LABELS)
-    stated: list[int] = []
-    for clause in clauses(note):
-        for match in find_terms(clause, labels):
-            found = _FIRST_NUMBER.match(clause[match.end():])
-            if found:
-                stated.append(int(found.group(1)))
-    wrong = sorted({s for s in stated if s != expected})
-    if wrong:
-        return CheckpointResult(False, f"CHA2DS2-VASc stated as {wrong[0]} (expected {expected})")
-    if stated:
-        return CheckpointResult(True, f"CHA2DS2-VASc {expected} stated")
-    return CheckpointResult(False, f"CHA2DS2-VASc {expected} not stated")

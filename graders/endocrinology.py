@@ -21,8 +21,6 @@ def thyroid_dosing(values: dict[str, Any]) -> dict[str, Any]:
     prior, new = lower[-1], acceptable[0]
     # The note may name any dose 12.5-25 mcg above the current one (marketed strengths such as
     # 137 mcg that the terminology tables lack included); orders are limited to the table.
-    low, high = current + STEP_MCG[0], current + STEP_MCG[1]
-    dose = f"{int(current)}(?:\\.0)?\\s*(?:mcg|ug|micrograms?)?"
     return {
         "current_rxnorm": tablets[current],
         "prior_dose_mcg": int(prior),
@@ -32,8 +30,8 @@ def thyroid_dosing(values: dict[str, Any]) -> dict[str, Any]:
         "acceptable_rxnorm": [tablets[s] for s in acceptable],
         "wrong_levothyroxine_rxnorm": [code for s, code in tablets.items()
                                        if s not in acceptable],
-        "dose_mid": (low + high) / 2,
-        "dose_tol": (high - low) / 2 + 0.5,
-        # 'increase', or a change written from the current dose: '75 -> 88 mcg', '75 to 88'.
-        "dose_increase_terms": ["increase", f"re:\\b{dose}\\s*(?:->|→|=>|to)\\s*\\d"],
+        # The note may name any dose 12.5-25 mcg above the current one, marketed strengths
+        # such as 137 mcg that the terminology tables lack included.
+        "dose_low": current + STEP_MCG[0] - 0.5,
+        "dose_high": current + STEP_MCG[1] + 0.5,
     }

@@ -34,29 +34,24 @@ SCENARIOS = {
 }
 BISPHOSPHONATE_CUTOFF = 35  # mL/min
 
-WEEKLY = ["weekly", "once weekly", "once-weekly", "once a week", "every week", "each week",
-          "per week", "q week", "qweek", "qwk", "q wk", "q7 days", "every 7 days", "/week",
-          "/wk", "a week"]
-SIX_MONTHLY = ["every 6 months", "every six months", "every 6 mo", "every 6 mos", "q6 months",
-               "q 6 months", "q6mo", "q6 mo", "q6m", "q 6 mo", "twice yearly", "twice a year",
-               "twice per year", "6-monthly", "6 monthly", "semiannual", "semiannually",
-               "semi-annual", "semi-annually", "every 26 weeks"]
-_AVOID = ["avoid", "avoided", "contraindicated", "not recommended", "not indicated",
-          "not appropriate", "not a candidate", "not an option", "not suitable", "not be used",
-          "not use", "not start", "not prescribe", "should not", "unsafe", "inappropriate",
-          "rather than", "instead of", "in place of", "preferred over", "excluded", "hold off"]
-_BISPHOSPHONATES = ["alendronate", "alendronic acid", "Fosamax", "Binosto", "bisphosphonate",
-                    "bisphosphonates", "oral bisphosphonate", "oral bisphosphonates",
-                    "zoledronic acid", "zoledronate", "Reclast", "risedronate", "Actonel",
-                    "Atelvia", "ibandronate", "Boniva"]
-_ALENDRONATE = ["alendronate", "alendronic acid", "Fosamax", "Binosto"]
-_DENOSUMAB = ["denosumab", "Prolia"]
-_PRESCRIBE = r"(?:start|initiat|prescrib|begin|add|trial of|rx|give|giving|continue|use|" \
-    r"recommend|proceed with|treat with|plan)"
-_REFUSE = r"(?:avoid|hold off|defer|postpone|declin|discontinu|not start|not initiat|" \
-    r"not prescrib|not recommend|against|not use|not give|stop)"
-_REFUSED = r"(?:is|are|was|would be|remains?|not)\s+(?:contraindicated|not recommended|" \
-    r"not appropriate|avoided|not an option|not indicated|not suitable|inappropriate|unsafe)"
+# The antiresorptive plans a note may commit to: concept, dose (mg), administrations per day.
+PLANS = {
+    "denosumab": ("denosumab", 60.0, 1 / 182.6, "denosumab 60 mg every 6 months"),
+    "risedronate_weekly": ("risedronate", 35.0, 1 / 7, "risedronate 35 mg once weekly"),
+    "risedronate_monthly": ("risedronate", 150.0, 1 / 30.4, "risedronate 150 mg once monthly"),
+    "alendronate_weekly": ("alendronate", 70.0, 1 / 7, "alendronate 70 mg once weekly"),
+    "alendronate_daily": ("alendronate", 10.0, 1.0, "alendronate 10 mg daily"),
+    "zoledronic_acid": ("zoledronic_acid", 5.0, 1 / 365, "zoledronic acid 5 mg IV once yearly"),
+}
+ACCEPTED_PLANS = {"ckd3b": ("denosumab", "risedronate_weekly", "risedronate_monthly"),
+                  "ckd3a": tuple(PLANS)}
+
+
+def _plan_option(key: str) -> dict[str, Any]:
+    concept, dose, per_day, label = PLANS[key]
+    return {"note_decision": {"concept": [concept], "action": ["start"],
+                              "dose": {"value": dose, "tolerance": 0.01, "unit": "mg"},
+                              "every": {"min": per_day, "max": per_day}, "label": label}}
 
 
 def ckd_epi_2021(creatinine: float, age: int, female: bool) -> float:
@@ -76,17 +71,6 @@ def cockcroft_gault(age: int, weight_kg: float, creatinine: float, female: bool)
     """Creatinine clearance (mL/min) by Cockcroft-Gault with actual body weight."""
     value = (140 - age) * weight_kg / (72 * creatinine)
     return value * 0.85 if female else value
-
-
-def aimed(verbs: str, names: list[str], passive: str | None = None) -> list[str]:
-    """Regex terms for a verb aimed at one of ``names`` ('start alendronate', 'alendronate is
-    contraindicated'); 'use denosumab instead of alendronate' does not aim 'use' at alendronate."""
-    alternatives = "|".join(sorted((n.lower() for n in names), key=len, reverse=True))
-    between = r"(?:(?!instead\b|rather\b|than\b|over\b|of\b|not\b)\S+\s+){0,2}"
-    terms = [rf"re:\b{verbs}\w*\s+{between}(?:{alternatives})\b"]
-    if passive:
-        terms.append(rf"re:\b(?:{alternatives})\b\s+{passive}")
-    return terms
 
 
 def rxnorm_codes(drug_class: str) -> list[str]:
@@ -178,12 +162,20 @@ def osteoporosis_plan(values: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("the task needs vitamin D deficiency (< 20 ng/mL)")
     if reduced:
         drug = {
-            "drug": "denosumab", "drug_terms": _DENOSUMAB, "drug_rxnorm": DENOSUMAB,
-            "dose_mg": 60, "interval_terms": SIX_MONTHLY, "interval_text": "every 6 months",
+            "drug": "denosumab", "drug_rxnorm": DENOSUMAB,
+            "dose_mg": 60, "interval_text": "every 6 months",
             "route_text": "subcutaneously", "drug_display": "denosumab (Prolia) 60 mg/mL",
-            "choice_subject": _BISPHOSPHONATES, "choice_action": _AVOID,
-            "choice_opposite": aimed(_PRESCRIBE, _BISPHOSPHONATES),
-            "choice_label": "avoid oral bisphosphonates (eGFR below 35)",
+            "choice_options": [
+                {"note_decision": {"concept": ["alendronate", "zoledronic_acid"],
+                                   "action": ["avoid"], "label": "avoid alendronate and "
+                                   "zoledronic acid"}},
+                {"note_decision": {"concept": ["bisphosphonate"], "action": ["avoid"],
+                                   "label": "avoid bisphosphonates"}}],
+            "choice_label": ("avoid alendronate and zoledronic acid (not for CrCl below 35 "
+                             "mL/min); denosumab, or risedronate (labeled to CrCl 30), is safe"),
+            "accepted_text": ("denosumab 60 mg subcutaneously every 6 months, or risedronate "
+                              "35 mg once weekly (or 150 mg once monthly)"),
+            "avoided_text": "alendronate, zoledronic acid or a second antiresorptive",
             "wrong_class": "bisphosphonate", "wrong_rxnorm": rxnorm_codes("bisphosphonate"),
             "ar_route": "subcutaneous", "ar_frequency": None, "ar_quantity": 1,
             "ar_refills": 1,
@@ -201,14 +193,18 @@ def osteoporosis_plan(values: dict[str, Any]) -> dict[str, Any]:
         }
     else:
         drug = {
-            "drug": "alendronate", "drug_terms": _ALENDRONATE, "drug_rxnorm": ALENDRONATE_WEEKLY,
-            "dose_mg": 70, "interval_terms": WEEKLY, "interval_text": "once weekly",
+            "drug": "alendronate", "drug_rxnorm": ALENDRONATE_WEEKLY,
+            "dose_mg": 70, "interval_text": "once weekly",
             "route_text": "by mouth", "drug_display": "alendronate 70 mg tablet",
-            "choice_subject": _ALENDRONATE,
-            "choice_action": ["start", "appropriate", "first-line", "first line", "indicated",
-                              "preferred", "suitable", "safe"],
-            "choice_opposite": aimed(_REFUSE, _ALENDRONATE, _REFUSED),
-            "choice_label": "start alendronate (eGFR 35 or more, no esophageal disorder)",
+            "choice_options": [
+                {"note_decision": {"concept": ["bisphosphonate"], "action": ["start"],
+                                   "label": "an oral bisphosphonate is appropriate"}}],
+            "choice_label": ("an oral bisphosphonate is appropriate (eGFR 35 or more, no "
+                             "esophageal disorder)"),
+            "accepted_text": ("alendronate 70 mg once weekly, risedronate 35 mg once weekly "
+                              "(or 150 mg once monthly), zoledronic acid 5 mg IV once yearly, "
+                              "or denosumab 60 mg subcutaneously every 6 months"),
+            "avoided_text": "two antiresorptives together",
             "wrong_class": "second antiresorptive",
             "wrong_rxnorm": rxnorm_codes("RANK ligand inhibitor") + ["1114085"],
             "ar_route": "oral", "ar_frequency": 1, "ar_quantity": 12, "ar_refills": 3,
@@ -224,14 +220,10 @@ def osteoporosis_plan(values: dict[str, Any]) -> dict[str, Any]:
         }
     return {
         **drug,
-        "drug_opposite": aimed(_REFUSE, drug["drug_terms"], _REFUSED),
+        "antiresorptive_plan_options": [_plan_option(k)
+                                        for k in ACCEPTED_PLANS[values["scenario"]]],
         "antiresorptive_options": antiresorptive_options(drug["drug"]),
         "vitamin_d_options": vitamin_d_options(),
-        "vitamin_d_terms": ["vitamin D", "vitamin D2", "vitamin D3", "ergocalciferol",
-                            "cholecalciferol", "Drisdol", "calciferol", "D2", "D3", "vit D"],
-        "vitamin_d_opposite": aimed(_REFUSE, ["vitamin D", "ergocalciferol",
-                                              "cholecalciferol"], _REFUSED),
-        "weekly_terms": WEEKLY,
         "ckd_condition": scenario["condition"],
         "ckd_stage": scenario["stage"],
         "creatinine": creatinine,

@@ -9,23 +9,7 @@ mycotic infections and declines another, so the ASCVD variant needs a GLP-1 RA.
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from typing import Any
-
-from physbench_gym.grading.core import FILE, WRITE, CheckpointResult, GradingContext, triggered_by
-from physbench_gym.grading.notes import NoteDecisionArgs, note_decision
-from physbench_gym.grading.phrases import expand
-from physbench_gym.grading.resources import patient_id
-from physbench_gym.grading.text import (
-    clauses,
-    compile_terms,
-    find_terms,
-    is_hedged,
-    is_historical,
-    negated_after,
-    negated_before,
-)
 
 SCENARIOS = ("ckd", "hf", "ascvd")
 HEIGHT_M = 1.78
@@ -41,24 +25,6 @@ LIRAGLUTIDE_PEN = "897122"  # 3 ML liraglutide 6 MG/ML Pen Injector
 SEMAGLUTIDE_PEN = "1991306"  # 0.25 MG, 0.5 MG Dose 1.5 ML semaglutide 1.34 MG/ML Pen Injector
 DULAGLUTIDE_PEN = "1551295"  # 0.5 ML dulaglutide 1.5 MG/ML Auto-Injector (0.75 mg)
 
-SGLT2_CLASS = ["SGLT2 inhibitor", "SGLT2 inhibitors", "SGLT-2 inhibitor", "SGLT-2 inhibitors",
-               "SGLT2i", "SGLT-2i", "SGLT2-i", "sodium-glucose cotransporter 2 inhibitor",
-               "sodium-glucose co-transporter 2 inhibitor", "sodium glucose cotransporter 2",
-               "gliflozin", "SGLT2"]
-GLP1_CLASS = ["GLP-1 RA", "GLP-1RA", "GLP1 RA", "GLP1RA", "GLP-1 receptor agonist",
-              "GLP-1 receptor agonists", "GLP1 receptor agonist", "GLP-1 agonist", "GLP1 agonist",
-              "glucagon-like peptide-1 receptor agonist",
-              "glucagon-like peptide 1 receptor agonist", "GLP-1"]
-DRUG_NAMES = {
-    "dapagliflozin": ["dapagliflozin", "Farxiga", "dapa"],
-    "empagliflozin": ["empagliflozin", "Jardiance", "empa"],
-    "canagliflozin": ["canagliflozin", "Invokana", "cana"],
-    "semaglutide": ["semaglutide", "Ozempic"],
-    "oral semaglutide": ["oral semaglutide", "Rybelsus", "semaglutide tablet",
-                         "semaglutide tablets"],
-    "dulaglutide": ["dulaglutide", "Trulicity"],
-    "liraglutide": ["liraglutide", "Victoza"],
-}
 # Starting doses of each agent for this patient (US prescribing information): SGLT2 inhibitors
 # at the dose proven in HF/CKD (dapagliflozin 10 mg, empagliflozin 10 mg) or the eGFR 30-60 dose
 # (canagliflozin 100 mg); GLP-1 RAs at their label starting dose (oral semaglutide: 3 mg, or
@@ -70,13 +36,8 @@ DOSE_TOLERANCE_MG = {"dapagliflozin": 0.5, "empagliflozin": 0.5, "canagliflozin"
                      "semaglutide": 0.01, "oral semaglutide": 0.01, "dulaglutide": 0.01,
                      "liraglutide": 0.01}
 WEEKLY = ("semaglutide", "dulaglutide")  # the others are taken once daily
-# Schedules written right after a drug's dose that contradict its label schedule ('dapagliflozin
-# 10 mg twice daily' is 20 mg a day; 'liraglutide 0.6 mg weekly' is not how it is dosed).
-_MORE_THAN_DAILY = r"bid|b\.i\.d|tid|t\.i\.d|qid|twice|three times|q\s*(?:6|8|12)\s*h\w*"
-_WEEKLY = r"(?:once[\s-]*)?weekly|once (?:a|per|every) week|every week|q\s*(?:1\s*)?(?:wk|week)\w*"
-_DAILY = r"(?:once[\s-]*)?daily|once (?:a|per) day|every day|qd|q\.d|qam|q\s*am|qhs|nightly"
-WRONG_SCHEDULE = {"daily": f"{_MORE_THAN_DAILY}|{_WEEKLY}",
-                  "weekly": f"{_MORE_THAN_DAILY}|{_DAILY}"}
+# The lexicon concept each agent is written as (oral semaglutide is semaglutide).
+CONCEPT = {"oral semaglutide": "semaglutide"}
 
 ACCEPTED_DRUGS = {
     # SGLT2i first (KDIGO 2022 1A, ADA 11.5a); a GLP-1 RA with kidney/CV benefit is also an
@@ -102,39 +63,16 @@ INJECTABLES = frozenset({"liraglutide", "semaglutide", "dulaglutide"})
 SUBCUTANEOUS = ["subcutaneous", "34206005"]  # route text or SNOMED CT code of the order
 TABLET_UNITS = ("tablet", "tablets", "tab", "tabs", "{tablet}", "{tbl}")
 
-TZD_AND_HF_RISK_DPP4 = ["pioglitazone", "Actos", "rosiglitazone", "Avandia",
-                        "thiazolidinedione", "thiazolidinediones", "TZD", "saxagliptin",
-                        "Onglyza", "alogliptin", "Nesina"]
-# Agents a plan must not start, per scenario.
-WRONG_AGENTS = {
-    "ascvd": SGLT2_CLASS + [n for d in ("dapagliflozin", "empagliflozin", "canagliflozin",
-                                        "ertugliflozin") for n in DRUG_NAMES.get(d, [d])],
-    "hf": TZD_AND_HF_RISK_DPP4,
-    "ckd": ["glyburide", "glibenclamide", "DiaBeta", "Micronase", "Glynase"],
-}
+# Agents a plan must never start, per scenario (lexicon concepts): a TZD or a DPP-4 inhibitor
+# with a heart-failure signal in HFrEF; an SGLT2 inhibitor after the genital infections in
+# ASCVD; glyburide in CKD (hypoglycemia; prefer glipizide).
+WRONG_AGENTS = {"ascvd": ["sglt2_inhibitor"], "hf": ["tzd", "saxagliptin", "alogliptin"],
+                "ckd": ["glyburide"]}
 UNSAFE_ORDER_TEXT = {
     "ascvd": ["gliflozin"],
     "hf": ["glitazone", "saxagliptin", "alogliptin"],
     "ckd": ["glyburide", "glibenclamide"],
 }
-
-START_ACTIONS = ["start", "re:\\bplan\\s*:", "new medication", "switch to", "begin with",
-                 "restart", "resume", "rechallenge", "re-challenge"]
-
-
-def _opposite(names: list[str]) -> list[str]:
-    """Phrases that stop or rule out one of ``names`` (attached to the name, so 'start
-    semaglutide as SGLT2 inhibitors are not appropriate' does not contradict semaglutide)."""
-    alt = "|".join(re.escape(n.lower()) for n in sorted(names, key=len, reverse=True))
-    return [
-        "defer", "hold off",
-        rf"re:\b(?:stop|avoid|discontinu|hold)\w*\b[^,;:.]{{0,25}}\b(?:{alt})(?![\w-])"
-        rf"(?![^,;:.]{{0,40}}\b(?:during|when|if|before|while|around|until|for surgery|"
-        rf"for procedures?|on sick days)\b)",
-        rf"re:(?<![\w-])(?:{alt})\b[^,;:.]{{0,25}}\b(?:not indicated|not recommended|"
-        rf"contraindicated|not appropriate|inappropriate|should be avoided|to be avoided|"
-        rf"should be stopped|not an option)\b",
-    ]
 
 
 def _ckd_epi_2021_male(creatinine: float, age: int) -> int:
@@ -153,33 +91,21 @@ def _creatinine_for(egfr: float, age: int) -> float:
 
 
 def _class_option(klass: str) -> dict[str, Any]:
-    drugs = [d for d, c in CLASS_OF.items() if c == klass]
-    names = [n for d in drugs for n in DRUG_NAMES[d]]
-    subject = (SGLT2_CLASS if klass == "sglt2" else GLP1_CLASS) + names
-    return {"note_decision": {
-        "subject": subject, "action": START_ACTIONS, "opposite": _opposite(subject),
-        "label": "start an SGLT2 inhibitor" if klass == "sglt2" else "start a GLP-1 RA"}}
-
-
-def _wrong_schedule(drug: str) -> str:
-    """A regex for the drug written with a schedule its label does not use: the name, its
-    dose, route or form words, then the schedule ('Farxiga 10 mg PO BID')."""
-    names = DRUG_NAMES[drug]
-    alt = "|".join(re.escape(n.lower()) for n in sorted(names, key=len, reverse=True))
-    schedule = WRONG_SCHEDULE["weekly" if drug in WEEKLY else "daily"]
-    return (rf"re:(?<![\w-])(?:{alt})\s+(?:\d+(?:\.\d+)?\s*(?:mg|mcg|milligrams?)\s+)?"
-            rf"(?:(?:po|oral(?:ly)?|by mouth|sc|sq|subq|subcut\w*|s\.c\.?|tablets?|tabs?)\s+)*"
-            rf"(?:{schedule})(?![\w-])")
+    concept = "sglt2_inhibitor" if klass == "sglt2" else "glp1_ra"
+    return {"note_decision": {"concept": [concept], "action": ["start"],
+                              "label": "start an SGLT2 inhibitor" if klass == "sglt2"
+                              else "start a GLP-1 RA"}}
 
 
 def _dose_options(drug: str) -> list[dict[str, Any]]:
-    """The note starts the drug at a starting dose, and never on the wrong schedule."""
+    """The note starts the drug at a starting dose on its label schedule."""
+    per_day = 1 / 7 if drug in WEEKLY else 1.0
     return [{"note_decision": {
-        "subject": DRUG_NAMES[drug], "action": START_ACTIONS,
-        "opposite": _opposite(DRUG_NAMES[drug]) + [_wrong_schedule(drug)],
-        "value": {"value": dose, "tolerance": DOSE_TOLERANCE_MG[drug],
-                  "units": {"mg": 1, "mcg": 0.001}},
-        "label": f"start {drug} {dose:g} mg"}} for dose in START_DOSES_MG[drug]]
+        "concept": [CONCEPT.get(drug, drug)], "action": ["start"],
+        "dose": {"value": dose, "tolerance": DOSE_TOLERANCE_MG[drug], "unit": "mg"},
+        "every": {"min": per_day, "max": per_day},
+        "label": f"start {drug} {dose:g} mg {'once weekly' if drug in WEEKLY else 'daily'}"}}
+        for dose in START_DOSES_MG[drug]]
 
 
 def _order_options(drug: str) -> list[dict[str, Any]]:
@@ -197,23 +123,6 @@ def _order_options(drug: str) -> list[dict[str, Any]]:
         "intent": ["order"], "dose": {"min": amount - 1e-6, "max": amount + 1e-6, "unit": unit},
         "per_day": {"min": per_day - 1e-6, "max": per_day + 1e-6}, **route,
         "label": f"{drug} {dose:g} mg {schedule}"}} for amount, unit in amounts]
-
-
-def _metformin_opposite() -> list[str]:
-    """Phrases that stop, cut or replace metformin. A temporary hold on sick days or before
-    contrast is standard advice, not a stop, and 'lower the A1c' is not a dose cut."""
-    stops = [p for p in expand(["stop"]) if not p.startswith("hold") and p != "held"]
-    stops[stops.index("stop")] = "re:\\bstop(?:s|ped|ping)?\\b"  # a bare 'stop' is the class
-    return stops + [
-        r"re:\bhold(?:s|ing)?\b(?![^,;:.]{0,60}\b(?:during|when|if|before|while|around|until|"
-        r"for surgery|for procedures?|on sick days|sick[- ]day|acute illness|contrast)\b)",
-        r"re:(?<!-)\b(?:decreas|reduc|lower|halv|wean|taper)\w*\b(?!\s+(?:in\s+|of\s+)?"
-        r"(?:the\s+|his\s+|her\s+)?(?:a1c|hba1c|hemoglobin a1c|haemoglobin a1c|glucose|"
-        r"blood (?:sugar|glucose)|sugars?|weight|bp|blood pressure|risk|cardiovascular|hepatic|"
-        r"insulin resistance|glyc))",
-        "titrate down", "down-titrate", "cut back", "cut down", "cut in half", "re:\u2193",
-        "switch from", "replace", "instead of metformin", "in place of metformin",
-    ]
 
 
 def _retrieval(scenario: str) -> dict[str, Any]:
@@ -465,9 +374,14 @@ def diabetes_addon(values: dict[str, Any]) -> dict[str, Any]:
         "comorbidity_retrieval": _retrieval(scenario),
         "class_options": [_class_option(k) for k in ACCEPTED_CLASSES[scenario]],
         "wrong_agents": WRONG_AGENTS[scenario],
+        "wrong_agents_text": {"ascvd": "an SGLT2 inhibitor", "hf": "a thiazolidinedione, "
+                              "saxagliptin or alogliptin", "ckd": "glyburide"}[scenario],
+        "addon_class_text": {"ascvd": "a GLP-1 receptor agonist with cardiovascular benefit",
+                             "hf": "an SGLT2 inhibitor (dapagliflozin or empagliflozin)",
+                             "ckd": "an SGLT2 inhibitor (or a GLP-1 RA with kidney or "
+                                    "cardiovascular benefit)"}[scenario],
         "dose_options": [o for d in accepted for o in _dose_options(d)],
         "order_options": [o for d in accepted if d in ORDERABLE for o in _order_options(d)],
-        "metformin_opposite": _metformin_opposite(),
         "unsafe_order_text": UNSAFE_ORDER_TEXT[scenario],
         "addon_class": oracle["klass"],
         "addon_drug": oracle["drug"],
@@ -483,112 +397,3 @@ def diabetes_addon(values: dict[str, Any]) -> dict[str, Any]:
         "accepted_drugs_text": ", ".join(accepted),
     }
 
-
-_START = compile_terms(tuple(expand(START_ACTIONS)), inflect=True)
-_PASSIVE_START = re.compile(r"^[^,;:]{0,25}?\b(?:is|are|will be|to be|should be|has been)\s+"
-                            r"(?:started|initiated|added|prescribed|begun)\b")
-_ALTERNATIVE = re.compile(r"\b(over|than|instead of|in place of|rather|alternative to|not|no|"
-                          r"avoid|without)\b")
-
-
-@triggered_by(FILE)
-def no_wrong_addon_started(ctx: GradingContext) -> CheckpointResult:
-    """The note does not plainly start an agent the patient's comorbidity rules out.
-
-    A clause starts a wrong agent when a start verb that is not negated governs it (the agent
-    follows the verb before the next comma, not as an alternative: 'rather than pioglitazone')
-    or the agent is the subject of a passive start ('saxagliptin will be added'); hedged and
-    historical clauses start nothing.
-    """
-    note = ctx.note()
-    if note is None:
-        return CheckpointResult(False, "no note")
-    wrong = compile_terms(tuple(ctx.values["wrong_agents"]))
-    for clause in clauses(note):
-        if is_hedged(clause) or is_historical(clause):
-            continue
-        if _starts_wrong(clause, wrong):
-            return CheckpointResult(False, f"starts a ruled-out agent: \"{clause[:90]}\"")
-    return CheckpointResult(True, "no ruled-out agent started")
-
-
-def _starts_wrong(clause: str, wrong: tuple) -> bool:
-    for verb in find_terms(clause, _START):
-        if negated_before(clause, verb.start()) or negated_after(clause, verb.end()):
-            continue
-        window = re.split(r",|\bbut\b|\bbecause\b|\bgiven\b|\bsince\b|\bas\b",
-                          clause[verb.end():verb.end() + 80])[0]
-        for name in find_terms(window, wrong):
-            if not _ALTERNATIVE.search(window[:name.start()]):
-                return True
-    for name in find_terms(clause, wrong):
-        before = " ".join(clause[:name.start()].split()[-4:])
-        if _PASSIVE_START.match(clause[name.end():]) and not _ALTERNATIVE.search(before):
-            return True
-    return False
-
-
-@triggered_by(WRITE)
-def no_ruled_out_order(ctx: GradingContext) -> CheckpointResult:
-    """No prescription for an agent the chart rules out.
-
-    The drug is read from the order's medication concept only: directions or a note that name
-    the avoided agent ('SGLT2 inhibitor declined after balanitis on canagliflozin') belong to a
-    correct order and must not make it unsafe.
-    """
-    unsafe = [t.lower() for t in ctx.values["unsafe_order_text"]]
-    for order in ctx.written("MedicationRequest"):
-        if patient_id(order) != ctx.patient_id:
-            continue
-        drug = _medication_name(order)
-        if any(t in drug for t in unsafe):
-            return CheckpointResult(False, f"ruled-out agent prescribed: {drug[:80]}")
-    return CheckpointResult(True, "no ruled-out agent prescribed")
-
-
-def _medication_name(order: dict[str, Any]) -> str:
-    """The prescribed drug's name: the coded display, else the concept's text."""
-    concept = order.get("medicationCodeableConcept") or {}
-    displays = [str(c.get("display", "")) for c in concept.get("coding", []) or []
-                if isinstance(c, dict) and c.get("display")]
-    return " ".join(displays or [str(concept.get("text", ""))]).lower()
-
-
-A1C_RECHECK = NoteDecisionArgs(
-    subject=["A1c", "HbA1c", "hemoglobin A1c", "haemoglobin A1c", "glycated hemoglobin",
-             "HgbA1c", "Hgb A1c"],
-    action=["order", "due", "follow-up", "follow up", "f/u", "every",
-            "re:\\bin\\s+(?:about\\s+|~\\s*)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*"
-            "(?:wk|wks|weeks?|mo|mos|months?|d|days)\\b",
-            "re:\\bat\\s+(?:the\\s+|his\\s+|her\\s+)?\\d+\\s*(?:wk|wks|weeks?|mo|mos|months?)\\b"],
-    value={"value": 13, "tolerance": 2.5, "units": {"wk": 1, "d": 0.142857, "mo": 4.345}},
-    label="repeat A1c in about 3 months")
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-     "fifteen sixteen").split(), start=1)}
-_INTERVAL_UNIT = r"(?:weeks?|wks?|months?|mos?|days?)\b"
-
-
-@triggered_by(FILE)
-def a1c_recheck_documented(ctx: GradingContext) -> CheckpointResult:
-    """The note plans a repeat A1c in about 3 months (10.5-15.5 weeks).
-
-    Intervals are read as physicians write them: 'in 3 months', 'at the 3-month visit',
-    'in three months', 'q3 months', 'every 3 months', 'quarterly'.
-    """
-    note = ctx.note()
-    if note is None:
-        return CheckpointResult(False, "no note")
-    plain = dataclasses.replace(ctx, files={**ctx.files, ctx.note_path: _spell_intervals(note)})
-    return note_decision(plain, A1C_RECHECK)
-
-
-def _spell_intervals(text: str) -> str:
-    """Rewrite intervals into '<number> <unit>' so the quantity reader finds them."""
-    words = "|".join(_NUMBER_WORDS)
-    text = re.sub(rf"\b({words})(?=[\s-]+{_INTERVAL_UNIT})",
-                  lambda m: _NUMBER_WORDS[m.group(1).lower()], text, flags=re.IGNORECASE)
-    text = re.sub(rf"(\d)-(?={_INTERVAL_UNIT})", r"\1 ", text, flags=re.IGNORECASE)
-    text = re.sub(rf"\bq\s*(\d+)\s*(?={_INTERVAL_UNIT})", r"every \1 ", text,
-                  flags=re.IGNORECASE)
-    return re.sub(r"\bquarterly\b", "every 3 months", text, flags=re.IGNORECASE)

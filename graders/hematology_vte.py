@@ -21,13 +21,10 @@ its refills.
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from physbench_gym.grading.core import FILE, WRITE, CheckpointResult, GradingContext, triggered_by
-from physbench_gym.grading.notes import NoteDecisionArgs, note_decision
+from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
 from physbench_gym.grading.resources import dose, frequency_per_day, matches_code, patient_id
 from physbench_gym.grading.text import unit_normalize
 from physbench_gym.synth import terminology
@@ -38,55 +35,6 @@ ANTICOAGULANT_CLASSES = ("direct oral anticoagulant", "vitamin K antagonist",
                          "low molecular weight heparin")
 TREATMENT_DAYS = 91  # the 3-month treatment phase
 STOP_WINDOW_DAYS = (84, 98)  # an order may end 12-14 weeks after the diagnosis
-SUBJECT = ["apixaban", "Eliquis", "rivaroxaban", "Xarelto", "anticoagulation", "anticoagulant",
-           "anticoagulants", "anticoagulate", "anticoagulated", "DOAC", "AC"]
-STOP_WORDS = r"(?:stop|stopped|stopping|discontinue|discontinued|discontinuing|cease|d/c)"
-EXTENDED_WORDS = ["extended", "extend", "indefinite", "indefinitely", "long-term", "long term",
-                  "lifelong", "life-long", "no stop date", "no planned stop",
-                  "no scheduled stop", "without a stop date", "open-ended"]
-_AC = r"(?:apixaban|eliquis|rivaroxaban|xarelto|anticoagula\w*|doac|ac)"
-# Holding the anticoagulant around a procedure is not stopping the treatment.
-_PERIOP = (r"(?![^;]{0,40}\b(?:before|prior to|ahead of|around|for)\s+(?:\w+\s+){0,2}"
-           r"(?:surgery|surgeries|procedures?|operations?|dental|colonoscopy|endoscopy|"
-           r"arthroplasty|tka)\b)")
-# Stopping the anticoagulant itself - not 'stop ibuprofen while on apixaban', which is advice
-# an extended-phase plan may well carry.
-STOP_ANTICOAGULANT = [
-    rf"re:\b{STOP_WORDS}\s+(?:the\s+|his\s+|all\s+|full[- ]dose\s+)?{_AC}\b{_PERIOP}",
-    rf"re:\b{_AC}\b(?:\s+\S+){{0,4}}?\s+(?:be\s+|been\s+)?"
-    rf"(?:stopped|discontinued|ceased)\b{_PERIOP}",
-    rf"re:\b{STOP_WORDS}(?=\s*(?:$|(?:it|them|after|at|in|once|when|now|today|then|"
-    rf"thereafter|afterwards)\b)){_PERIOP}",
-]
-# Reduced doses at the wrong frequency: apixaban 2.5 mg is twice daily, rivaroxaban 10 mg daily.
-_BY_MOUTH = r"(?:(?:po|orally|by mouth|tab(?:let)?s?)\s+)?"
-ONCE_DAILY_2_5 = (rf"re:(?<![\d.])2\.5\s*mg\s+{_BY_MOUTH}(?:once\s+(?:a\s+)?daily|daily|qd|"
-                  r"q24h|once a day|every day|each day|nightly|qhs)\b")
-TWICE_DAILY_10 = (rf"re:(?<![\d.])10\s*mg\s+{_BY_MOUTH}(?:twice\s+(?:a\s+)?daily|bid|b\.i\.d|"
-                  r"q12h|twice a day|every 12 hours)\b")
-# 'five more weeks' and 'a 12-week course' are durations too.
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-                 "fourteen": 14, "ninety": 90}
-_NUMBER_WORD = re.compile(
-    rf"\b({'|'.join(_NUMBER_WORDS)})(?=[\s-]+(?:(?:more|additional|further|extra)\s+)?"
-    r"(?:days?|weeks?|wks?|months?|mos?)\b)", re.IGNORECASE)
-_HYPHENATED_UNIT = re.compile(r"(\d)-(?=(?:days?|weeks?|wks?|months?|mos?)\b)", re.IGNORECASE)
-# '5 more weeks' -> 'more 5 weeks', so the number keeps its unit.
-_NUMBER_MORE = re.compile(r"\b(\d+)\s+(more|additional|further|extra)\s+(?=(?:days?|weeks?|wks?|"
-                          r"months?|mos?)\b)", re.IGNORECASE)
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|{may}june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-_DATE_FORMS = (
-    re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
-    re.compile(r"(?<![\d/.])(?P<m>\d{1,2})/(?P<d>\d{1,2})(?:/(?P<y>(?:20)?\d\d))?(?![\d/])"),
-    re.compile(rf"\b(?P<mon>{_MONTH.format(may='may|')})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?"
-               r"(?:,?\s+(?P<y>20\d\d))?\b", re.IGNORECASE),
-    # day first; not '5 may', which is more often 'apixaban 2.5 may be ...' than a date
-    re.compile(rf"(?<![\d.])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<mon>{_MONTH.format(may='')})"
-               r"(?![a-z])(?:,?\s+(?P<y>20\d\d))?", re.IGNORECASE),
-)
 
 
 def anticoagulant_codes() -> list[str]:
@@ -135,22 +83,24 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
                 _retrieved("DocumentReference", ["http://loinc.org|18842-5"],
                            "arthroplasty discharge summary", ["arthroplasty"])]}},
         ],
-        "classification": [{"note_decision": {
-            "subject": ["DVT", "VTE", "thrombosis", "thromboembolism", "clot", "event",
-                        "deep vein thrombosis", "deep venous thrombosis"],
-            "action": ["provoked", "surgery-provoked", "surgically provoked", "postoperative",
-                       "post-operative", "post-op", "postop", "postsurgical", "post-surgical",
-                       "surgery-related", "surgery-associated", "major transient risk factor",
-                       "transient risk factor", "transient provoking factor",
-                       r"re:\b(?:after|following|secondary to|due to|related to|associated "
-                       r"with|in the setting of|caused by|triggered by)\s+(?:(?:the|his|a|an|"
-                       r"recent|right|r|elective|orthopedic)\s+)*(?:total knee|tka|knee "
-                       r"replacement|knee arthroplasty|arthroplasty|surgery|operation)"],
-            "opposite": ["unprovoked", "idiopathic", "no provoking factor",
-                         "no identifiable risk factor", "without a provoking",
-                         "without an identifiable", "persistent risk factor"],
+        "classification": [{"note_finding": {
+            "concept": ["provoked_vte"], "opposite": ["unprovoked_vte"],
             "label": "DVT provoked by surgery (major transient risk factor)"}}],
-        "decision": ["graders/hematology_vte.py:three_month_stop"],
+        "decision": [
+            {"any": {"of": [
+                {"note_decision": {"concept": ["anticoagulant"], "action": ["continue", "stop"],
+                                   "opposite": ["avoid"],
+                                   "timing": {"min": 84 - int(values["dvt_days"]),
+                                              "max": 98 - int(values["dvt_days"]), "unit": "d"},
+                                   "label": "complete the rest of 3 months, then stop"}},
+                {"note_decision": {"concept": ["anticoagulant"], "action": ["continue", "stop"],
+                                   "opposite": ["avoid"],
+                                   "timing": {"min": 84, "max": 98, "unit": "d"},
+                                   "label": "anticoagulation for 3 months in total"}},
+            ]}},
+            {"note_never": {"concept": ["extended_anticoagulation"],
+                            "label": "no extended-phase anticoagulation"}},
+        ],
         "action": [
             "graders/hematology_vte.py:apixaban_to_three_months",
             {"not_ordered": {"resource_type": "MedicationRequest", "codes": others,
@@ -190,15 +140,8 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
 
 
 def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
-    others = [c for c in anticoagulant_codes() if c not in (APIXABAN_2_5, RIVAROXABAN_10)]
-    bleeding = {"note_decision": {
-        "subject": ["bleeding risk", "risk of bleeding", "bleeding", "hemorrhage risk",
-                    "haemorrhage risk", "HAS-BLED", "VTE-BLEED"],
-        "action": ["low", "not high", "acceptable", "favorable", "favourable",
-                   r"re:\b(?:no|without)\s+(?:major\s+)?(?:bleeding\s+)?risk factors?\b"],
-        "opposite": ["high bleeding risk", "high risk of bleeding", "bleeding risk is high",
-                     "bleeding risk high", "elevated bleeding risk", "bleeding risk is elevated"],
-        "label": "bleeding risk not high"}}
+    others = [c for c in anticoagulant_codes()
+              if c not in (APIXABAN_2_5, APIXABAN_5, RIVAROXABAN_10, RIVAROXABAN_20)]
     return {
         "category": "unprovoked",
         "ed_risk_text": ("No recent surgery, hospitalization, immobilization, long-distance "
@@ -221,72 +164,58 @@ def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
             _retrieved("DocumentReference", ["http://loinc.org|34111-5"], "ED note of the DVT"),
         ],
         "classification": [
-            {"note_decision": {
-                "subject": ["DVT", "VTE", "thrombosis", "thromboembolism", "clot", "event",
-                            "deep vein thrombosis", "deep venous thrombosis"],
-                "action": ["unprovoked", "idiopathic", "no provoking factor",
-                           "no identifiable provoking", "no transient risk factor",
-                           "no identifiable risk factor", "without a provoking",
-                           "without an identifiable", "no major transient", "not provoked",
-                           "no clear provoking",
-                           r"re:\bno\s+(?:(?:identifiable|identified|clear|obvious|apparent|"
-                           r"major|transient|reversible)\s+)*(?:provoking|precipitating|"
-                           r"inciting|triggering|risk)\s+(?:factors?|causes?|events?)\b",
-                           r"re:\bno\s+(?:(?:identifiable|identified|clear|obvious|"
-                           r"apparent)\s+)+(?:cause|trigger)\b"],
-                "opposite": ["provoked", "surgery-provoked", "postoperative", "post-operative",
-                             "major transient risk factor", r"re:\bprovoked by\b"],
-                "label": "unprovoked DVT"}},
-            bleeding,
+            {"note_finding": {"concept": ["unprovoked_vte"], "opposite": ["provoked_vte"],
+                              "label": "unprovoked DVT"}},
+            {"note_category": {"subject": ["bleeding_risk"], "category": ["level_low"],
+                               "others": ["level_high", "level_intermediate"],
+                               "label": "bleeding risk not high"}},
         ],
         "decision": [
-            {"note_decision": {
-                "subject": SUBJECT,
-                "action": EXTENDED_WORDS,
-                "opposite": [*STOP_ANTICOAGULANT, "3 months total", "time-limited"],
-                "label": "extended-phase anticoagulation without a planned stop"}},
+            {"note_finding": {"concept": ["extended_anticoagulation"],
+                              "label": "extended-phase anticoagulation"}},
+            {"note_decision": {"concept": ["anticoagulant"],
+                               "action": ["continue", "decrease", "start", "switch"],
+                               "label": "anticoagulation continued without a planned stop"}},
             {"any": {"of": [
-                {"note_decision": {
-                    "subject": ["apixaban", "Eliquis"],
-                    "action": ["reduce", "decrease", "lower", "switch", "change", "step down",
-                               "de-escalate", "reduced", "continue", "start", "extended",
-                               "twice daily", "bid", "2.5 mg"],
-                    "opposite": [r"re:\b(?:continue|remain on|stay on|keep)\b[^;,]{0,30}"
-                                 r"(?<!from\s)(?<![\d.])5\s*mg\b",
-                                 r"re:(?<![\d.])10\s*mg\s+(?:bid|twice)", ONCE_DAILY_2_5],
-                    "value": {"value": 2.5, "tolerance": 0, "units": {"mg": 1}},
-                    "label": "apixaban 2.5 mg twice daily"}},
-                {"note_decision": {
-                    "subject": ["rivaroxaban", "Xarelto"],
-                    "action": ["reduce", "decrease", "lower", "switch", "change", "start",
-                               "continue", "extended", "daily", "once daily", "10 mg"],
-                    "opposite": [r"re:\b(?:15|20)\s*mg\b", TWICE_DAILY_10],
-                    "value": {"value": 10, "tolerance": 0, "units": {"mg": 1}},
-                    "label": "rivaroxaban 10 mg once daily"}},
+                {"note_decision": {"concept": ["apixaban"], "action": ["continue", "decrease",
+                                                                      "start", "switch"],
+                                   "opposite": ["stop", "avoid"],
+                                   "dose": {"min": 2.5, "max": 5, "unit": "mg"},
+                                   "every": {"min": 2, "max": 2},
+                                   "label": "apixaban 2.5 or 5 mg twice daily"}},
+                {"note_decision": {"concept": ["rivaroxaban"], "action": ["continue", "decrease",
+                                                                         "start", "switch"],
+                                   "opposite": ["stop", "avoid"],
+                                   "dose": {"min": 10, "max": 20, "unit": "mg"},
+                                   "every": {"min": 1, "max": 1},
+                                   "label": "rivaroxaban 10 or 20 mg once daily"}},
             ]}},
         ],
         "action": [
             {"any": {"of": [
-                {"ordered": {"resource_type": "MedicationRequest", "codes": [APIXABAN_2_5],
+                {"ordered": {"resource_type": "MedicationRequest",
+                             "codes": [APIXABAN_2_5, APIXABAN_5],
                              "status": ["active"], "intent": ["order"],
                              "per_day": {"min": 2, "max": 2},
-                             "label": "apixaban 2.5 mg twice daily"}},
-                {"ordered": {"resource_type": "MedicationRequest", "codes": [RIVAROXABAN_10],
+                             "label": "apixaban 2.5 or 5 mg twice daily"}},
+                {"ordered": {"resource_type": "MedicationRequest",
+                             "codes": [RIVAROXABAN_10, RIVAROXABAN_20],
                              "status": ["active"], "intent": ["order"],
                              "per_day": {"min": 1, "max": 1},
-                             "label": "rivaroxaban 10 mg once daily"}},
+                             "label": "rivaroxaban 10 or 20 mg once daily"}},
             ]}},
-            "graders/hematology_vte.py:reduced_dose_amount",
             {"not_ordered": {"resource_type": "MedicationRequest", "codes": others,
                              "status": ["active", "draft", "on-hold"],
                              "label": "full-dose or another anticoagulant"}},
         ],
-        "decision_description": ("Extended-phase anticoagulation with no planned stop date, "
+        "decision_description": ("Extended-phase anticoagulation with no planned stop date - "
                                  "reduced-dose apixaban 2.5 mg twice daily (or rivaroxaban 10 "
-                                 "mg daily), bleeding risk not high."),
-        "action_description": ("Prescribed reduced-dose apixaban 2.5 mg twice daily (or "
-                               "rivaroxaban 10 mg once daily) for extended therapy, and no "
-                               "full-dose or other anticoagulant."),
+                                 "mg daily), or continued full dose (apixaban 5 mg twice daily "
+                                 "or rivaroxaban 20 mg daily) - with the bleeding risk not "
+                                 "high."),
+        "action_description": ("Prescribed extended-phase anticoagulation - apixaban 2.5 mg "
+                               "or 5 mg twice daily (or rivaroxaban 10 or 20 mg once daily) - "
+                               "with no stop date, one anticoagulant only."),
         "remaining_days": 0,
         "stop_date": "",
         "rx_code": APIXABAN_2_5,
@@ -320,7 +249,7 @@ def vte_duration(values: dict[str, Any]) -> dict[str, Any]:
     """Everything that follows from the provocation: the chart, the expected plan and orders."""
     now: datetime = values["now"]
     provoked = bool(values["provoked"])
-    dvt_days = (49 if provoked else 175) + int(values["days_offset"])
+    dvt_days = (49 if provoked else 184) + int(values["days_offset"])
     values = {**values, "dvt_days": dvt_days}
     dvt = now - timedelta(days=dvt_days)
     tka = dvt - timedelta(days=21)
@@ -466,100 +395,3 @@ def apixaban_to_three_months(ctx: GradingContext) -> CheckpointResult:
         return CheckpointResult(False, "another apixaban 5 mg order is not part of a 3-month "
                                        f"course: {', '.join(extra)}")
     return CheckpointResult(True, "apixaban 5 mg twice daily to complete 3 months")
-
-
-def _stop_plans(values: dict[str, Any]) -> tuple[NoteDecisionArgs, NoteDecisionArgs]:
-    """The two ways a note states the end of the 3-month course: the total (3 months, 12-14
-    weeks, 90 days - or a stop date, read as days since the DVT) or the time still to go
-    ('another 5 weeks, then stop')."""
-    more = r"(?:another|more|additional|further|remaining|extra)"
-    common = {
-        "subject": SUBJECT,
-        "opposite": [*EXTENDED_WORDS, "reduced dose", "reduced-dose", "2.5 mg",
-                     r"re:\b6\s*months?\b",
-                     # 3 months or more still to go, after 7-9 weeks, is not a 3-month course
-                     rf"re:\b{more}\s+(?:(?:[3-9]|1[0-2])\s*(?:months?|mos?)|"
-                     r"(?:1[2-9]|[2-9]\d)\s*(?:weeks?|wks?))\b",
-                     r"re:\b(?:reassess|re-assess|re-evaluate|reevaluate|revisit)\w*"],
-        "label": "stop anticoagulation after 3 months in total",
-    }
-    total = NoteDecisionArgs.model_validate({
-        **common,
-        "action": [rf"re:\b{STOP_WORDS}\b", "no extended", "no further anticoagulation",
-                   r"re:\b(?:no|not)\s+(?:need\s+(?:for|to)\s+)?(?:extend\w*|"
-                   r"continu\w*\s+(?:beyond|past|after)|indefinite\w*|long[- ]term)\b",
-                   "complete", "course", "total", "duration", "time-limited", "finish"],
-        "value": {"value": 3, "tolerance": 0.26,
-                  "units": {"mo": 1, "wk": 0.230769, "d": 0.032877}}})
-    remaining = NoteDecisionArgs.model_validate({
-        **common,
-        "action": [rf"re:\b{more}\b(?=.*\b{STOP_WORDS}\b)|\b{STOP_WORDS}\b(?=.*\b{more}\b)"],
-        "value": {"value": float(values["remaining_days"]), "tolerance": 7,
-                  "units": {"d": 1, "wk": 7, "mo": 30.44}}})
-    return total, remaining
-
-
-def _date_of(match: re.Match[str], now: date) -> date | None:
-    """The date a matched date expression names; a date without a year is the next one."""
-    parts = match.groupdict()
-    month = (_MONTHS.index(parts["mon"][:3].lower()) + 1 if parts.get("mon")
-             else int(parts["m"]))
-    year = parts.get("y")
-    try:
-        if year:
-            return date(int(year) + (2000 if len(year) == 2 else 0), month, int(parts["d"]))
-        found = date(now.year, month, int(parts["d"]))
-    except ValueError:
-        return None
-    return found.replace(year=now.year + 1) if found < now - timedelta(days=60) else found
-
-
-def _durations_as_numbers(note: str, dvt: date, now: date) -> str:
-    """The note with number words and hyphenated units as digits ('three months' -> '3
-    months', '12-week' -> '12 week') and each future date as days since the DVT ('through
-    2026-06-17' -> 'through 91 days'), so a plan stated either way is read as a duration."""
-    text = _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), note)
-    text = _HYPHENATED_UNIT.sub(r"\1 ", text)
-    text = _NUMBER_MORE.sub(r"\2 \1 ", text)
-
-    def as_days(match: re.Match[str]) -> str:
-        found = _date_of(match, now)
-        if found is None or found < now:
-            return match.group(0)
-        return f"{(found - dvt).days} days"
-
-    for form in _DATE_FORMS:
-        text = form.sub(as_days, text)
-    return text
-
-
-@triggered_by(FILE)
-def three_month_stop(ctx: GradingContext) -> CheckpointResult:
-    """The note plainly plans to stop anticoagulation when 3 months are complete (as a total,
-    a stop date, or the weeks still to go) and never plans extended or reduced-dose therapy."""
-    note = ctx.note()
-    if note is None:
-        return CheckpointResult(False, "no note")
-    now: datetime = ctx.values["now"]
-    dvt = date.fromisoformat(str(ctx.values["dvt_date"]))
-    read = replace(ctx, files={**ctx.files,
-                               ctx.note_path: _durations_as_numbers(note, dvt, now.date())})
-    total, remaining = _stop_plans(dict(ctx.values))
-    first = note_decision(read, total)
-    if first.passed or first.reason.startswith("contradicts"):
-        return first
-    second = note_decision(read, remaining)
-    return second if second.passed else first
-
-
-@triggered_by(WRITE)
-def reduced_dose_amount(ctx: GradingContext) -> CheckpointResult:
-    """The reduced-dose order is 2.5 mg (apixaban) or 10 mg (rivaroxaban) per dose."""
-    wanted = {APIXABAN_2_5: 2.5, RIVAROXABAN_10: 10.0}
-    written = [r for r in ctx.written("MedicationRequest") if patient_id(r) == ctx.patient_id]
-    for resource in written:
-        for code, mg in wanted.items():
-            if matches_code(resource, [code]) and _mg(resource) == mg:
-                return CheckpointResult(True, f"reduced dose {mg:g} mg per dose")
-    return CheckpointResult(False, "no reduced-dose order at 2.5 mg (apixaban) or 10 mg "
-                                   "(rivaroxaban) per dose")

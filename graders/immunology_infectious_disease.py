@@ -64,6 +64,8 @@ def uti_renal(values: dict[str, Any]) -> dict[str, Any]:
     return {
         "crcl": round(actual),
         "crcl_ibw": round(ideal),
+        "crcl_low": round(low),
+        "crcl_high": round(high),
         "crcl_mid": round((low + high) / 2, 2),
         "crcl_tol": round((high - low) / 2, 2),
         "ibw_kg": round(ibw, 1),

@@ -66,6 +66,22 @@ def _band_patterns(band: str) -> list[str]:
             rf"re:\bwithdrawal\b[\w\s,]{{0,15}}\b(?:is|was|appears)\s+{word}\b(?!\s+severe)"]
 
 
+def _plan_options(chosen: dict[str, Any]) -> list[dict[str, Any]]:
+    """The note starts the chosen drug at its dose and schedule (naltrexone: by mouth daily,
+    or the extended-release injection every 4 weeks)."""
+    options = [{"note_decision": {
+        "concept": [chosen["drug"]], "action": ["start"],
+        "dose": {"value": chosen["dose_mg"], "tolerance": 0.5, "unit": "mg"},
+        "every": {"min": chosen["per_day"], "max": chosen["per_day"]},
+        "label": f"{chosen['drug']} {chosen['dose_text']}"}}]
+    if chosen["drug"] == "naltrexone":
+        options.append({"note_decision": {
+            "concept": ["naltrexone"], "action": ["start"],
+            "dose": {"value": 380, "unit": "mg"}, "every": {"min": 1 / 31, "max": 1 / 28},
+            "label": "extended-release naltrexone 380 mg IM every 4 weeks"}})
+    return options
+
+
 def buprenorphine_initiation(values: dict[str, Any]) -> dict[str, Any]:
     """COWS band, OUD severity and the DSM-5 criteria text of the intake note."""
     cows = int(values["cows"])
@@ -77,15 +93,16 @@ def buprenorphine_initiation(values: dict[str, Any]) -> dict[str, Any]:
     bup_codes = _rxnorm_codes(lambda c: c.extra["ingredient"] == "buprenorphine / naloxone"
                               and c.extra["route"] == "sublingual")
     listed = OUD_CRITERIA[:criteria - 2] + OUD_CRITERIA[-2:]
+    levels = {"mild": "level_mild", "moderate": "level_moderate",
+              "moderately severe": "level_moderately_severe", "severe": "level_severe"}
     return {
         "cows_band": band,
-        "withdrawal_terms": [*_WITHDRAWAL_TERMS[band], *_band_patterns(band)],
+        "cows_level": [levels[band]] + (["withdrawal_moderate"] if band == "moderate" else []),
+        "cows_other_levels": [v for k, v in levels.items() if k != band],
         "oud_severity": severity,
-        "severity_terms": [f"{severity} opioid use disorder", f"{severity} OUD",
-                           f"opioid use disorder, {severity}", f"OUD, {severity}",
-                           f"{severity} fentanyl use disorder", f"{severity} opioid dependence",
-                           f"opioid use disorder: {severity}", f"OUD: {severity}",
-                           f"opioid use disorder is {severity}", f"OUD is {severity}"],
+        "oud_level": [levels[severity]],
+        "oud_other_levels": [v for k, v in levels.items()
+                             if k != severity and k != "moderately severe"],
         "criteria_text": "; ".join(f"({i + 1}) {text}" for i, text in enumerate(listed)),
         "early_cows": 3,
         "bup_nx_rxnorm": bup_codes,
@@ -191,7 +208,8 @@ def alcohol_pharmacotherapy(values: dict[str, Any]) -> dict[str, Any]:
     else:
         chosen = {
             "drug": "naltrexone", "drug_terms": _NALTREXONE, "drug_rxnorm": "1483744",
-            "dose_mg": 50, "tablets": 1, "per_day": 1, "dose_text": "50 mg once daily",
+            "dose_mg": 50, "tablets": 1, "per_day": 1,
+            "dose_text": "50 mg once daily (or extended-release 380 mg IM every 4 weeks)",
             "avoided": "acamprosate", "avoided_terms": _ACAMPROSATE,
             "avoided_rxnorm": ["835726"],
             "reason_text": (f"acamprosate is contraindicated with CrCl {crcl:.0f} mL/min "
@@ -221,23 +239,12 @@ def alcohol_pharmacotherapy(values: dict[str, Any]) -> dict[str, Any]:
                         "Oxycodone for back pain was tapered off after his spinal fusion 2 "
                         "years ago; no opioid use since (PDMP reviewed)."),
         "aud_severity": severity,
-        "aud_severity_terms": [f"{severity} alcohol use disorder", f"{severity} AUD",
-                               f"alcohol use disorder, {severity}", f"AUD, {severity}",
-                               f"alcohol use disorder is {severity}", f"AUD is {severity}",
-                               f"alcohol use disorder: {severity}", f"AUD: {severity}",
-                               f"{severity} alcohol dependence"],
+        "aud_level": f"level_{severity}",
+        "aud_other_levels": [f"level_{level}" for level in ("mild", "moderate", "severe")
+                             if level != severity],
         "aud_criteria_text": "; ".join(f"({i + 1}) {t}" for i, t in enumerate(listed)),
         "audit_zone": "IV" if audit >= 20 else "III" if audit >= 16 else "II",
-        "avoid_actions": [*_AVOID, _named(r"\bno\s+(?:{names})\b", chosen["avoided_terms"])],
-        "drug_actions": ["start",
-                         _named(r"\b(?:{names})\b\s+(?:\d|po\b|by mouth|oral)",
-                                chosen["drug_terms"])],
-        "drug_opposite": [*_aimed(_REFUSE, chosen["drug_terms"], _REFUSED),
-                          _named(r"\b(?:{names})\b[^;]{{0,30}}\b" + _WRONG_FREQUENCY[drug],
-                                 chosen["drug_terms"]),
-                          _named(r"\b(?:{names})\b" + _near(chosen["avoided_terms"], 30)
-                                 + r"\b" + _REFUSED, chosen["drug_terms"])],
-        "avoided_opposite": _aimed(_PRESCRIBE, chosen["avoided_terms"]),
+        "plan_options": _plan_options(chosen),
     }
 
 

@@ -12,26 +12,9 @@ CT_CHEST_CODES = [CT_CHEST, "http://loinc.org|24627-2"]
 PET_CT = f"{CPT}|78815"
 LDCT_SCREENING = f"{CPT}|71271"
 
-# A chest CT named in a clause, but not a PET/CT, a low-dose screening CT or a CT angiogram.
-CT_SUBJECT = [r"re:(?<!pet/)(?<!pet-)(?<!pet )(?<!dose )(?<!dose-)(?<!screening )"
-              r"\bct\b(?![\s-]*angiogra)", "computed tomography"]
-PET_SUBJECT = ["PET", "PET/CT", "PET-CT", "FDG-PET", "FDG PET", "positron emission tomography"]
-BIOPSY_SUBJECT = ["biopsy", "tissue sampling", "navigational bronchoscopy", "EBUS",
-                  "bronchoscopic biopsy", "CT-guided biopsy", "transthoracic needle biopsy"]
-LCS_SUBJECT = ["lung cancer screening", "LCS", "LDCT screening", "low-dose CT screening",
-               "low dose CT screening", "screening LDCT", "annual LDCT", "USPSTF",
-               "screening program", "lung screening"]
-ELIGIBLE = ["eligible", "qualifies", "qualify", "meets criteria", "meets USPSTF criteria",
-            "meets the USPSTF criteria", "meets eligibility", "candidate"]
-INELIGIBLE = ["ineligible", "not eligible", "no longer eligible", "does not qualify",
-              "doesn't qualify", "does not meet", "doesn't meet", "not a candidate",
-              "no longer qualifies", "outside the USPSTF criteria", "outside USPSTF criteria"]
-# A follow-up scan written without a verb: 'f/u CT chest in 6-12 mo', 'CT due in 9 months'.
-FOLLOW_UP = ["order", "follow-up", "follow up", "f/u", "surveillance", "due",
-             r"re:\bin\s+\d+(?:\s*(?:-|–|to)\s*\d+)?\s*(?:wk|wks|weeks?|mo|mos|months?)\b"]
-STOP_SURVEILLANCE = ["no follow-up", "no further imaging", "no further follow-up",
-                     "no routine follow-up", "no surveillance", "discontinue surveillance",
-                     "no further CT"]
+# Where the follow-up scan is named: a chest CT (also written as a low-dose CT, the technique
+# Fleischner 2017 recommends for nodule follow-up).
+CT_FOLLOW_UP = ["chest_ct_followup", "ct_imaging", "ldct"]
 
 
 def lcs_eligible(age: int, pack_years: int, quit_years: int) -> bool:
@@ -58,8 +41,8 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
         "quit_offset": f"-{quit}y",
         "quit_year": now.year - quit,
         "lcs_eligible": eligible,
-        "lcs_action": ELIGIBLE if eligible else INELIGIBLE,
-        "lcs_opposite": INELIGIBLE if eligible else ELIGIBLE,
+        "lcs_concept": ["screening_eligible" if eligible else "screening_ineligible"],
+        "lcs_opposite_concept": ["screening_ineligible" if eligible else "screening_eligible"],
         "lcs_label": "eligible for lung cancer screening" if eligible
         else "not eligible for lung cancer screening",
         "lcs_sentence": (
@@ -86,16 +69,12 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                                        "codes": [LDCT_SCREENING],
                                        "label": "LDCT screening instead of nodule work-up"}}],
             plan_grader={"any": {"of": [
-                {"note_decision": {"subject": PET_SUBJECT, "action": ["order"],
-                                   "opposite": ["not indicated", "not needed", "no PET"],
+                {"note_decision": {"concept": ["pet_ct"], "action": ["order"],
                                    "label": "PET/CT"}},
-                {"note_decision": {"subject": CT_SUBJECT, "action": FOLLOW_UP,
-                                   "opposite": STOP_SURVEILLANCE,
-                                   "value": {"value": 3, "tolerance": 0.5,
-                                             "units": {"mo": 1, "wk": 0.230769, "d": 0.032877}},
+                {"note_decision": {"concept": CT_FOLLOW_UP, "action": ["order"],
+                                   "timing": {"value": 3, "tolerance": 0.5, "unit": "mo"},
                                    "label": "chest CT in 3 months"}},
-                {"note_decision": {"subject": BIOPSY_SUBJECT, "action": ["order"],
-                                   "opposite": ["not indicated", "not needed"],
+                {"note_decision": {"concept": ["lung_biopsy"], "action": ["order"],
                                    "label": "tissue sampling"}},
             ]}},
             plan_label="PET/CT (or CT at 3 months or tissue sampling)",
@@ -119,10 +98,8 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                                  "label": "PET/CT for a nodule of 8 mm or less"}},
             ],
             plan_grader={"note_decision": {
-                "subject": CT_SUBJECT, "action": FOLLOW_UP,
-                "opposite": STOP_SURVEILLANCE,
-                "value": {"value": 9, "tolerance": 3,
-                          "units": {"mo": 1, "wk": 0.230769, "y": 12, "d": 0.032877}},
+                "concept": CT_FOLLOW_UP, "action": ["order"],
+                "timing": {"min": 6, "max": 12, "unit": "mo"},
                 "label": "chest CT in 6-12 months"}},
             plan_label="chest CT in 6-12 months, then 18-24 months",
             plan_sentence=("Repeat a non-contrast chest CT in 6-12 months, then again at 18-24 "

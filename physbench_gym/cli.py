@@ -208,6 +208,72 @@ def _run_export_sft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_task(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("task", help="work with one task: render its case")
+    task_sub = p.add_subparsers(dest="task_command", required=True)
+    render = task_sub.add_parser(
+        "render", help="print the case (brief, retrieved chart data, orders, checkpoints) "
+        "from which notes and reviews are written; the grader and reference note are left out")
+    render.add_argument("task_id")
+    render.add_argument("--variant", default="canonical",
+                        help="'canonical' (default) or a variant seed")
+    render.set_defaults(func=_run_task_render)
+
+
+def _run_task_render(args: argparse.Namespace) -> int:
+    from physbench_gym.errors import PhysBenchError
+    from physbench_gym.eval.casebook import render_case
+
+    try:
+        seed = None if args.variant == "canonical" else int(args.variant)
+        print(render_case(args.task_id, seed), end="")
+    except ValueError:
+        print(f"physbench task render: --variant must be 'canonical' or an integer, "
+              f"got {args.variant!r}", file=sys.stderr)
+        return 2
+    except PhysBenchError as error:
+        print(f"physbench task render: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _add_calibrate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("calibrate", help="grade the labeled note corpus: false negatives on "
+                       "correct notes and false positives on wrong notes")
+    p.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
+    p.add_argument("--split", choices=("dev", "holdout", "all"), default="all")
+    p.add_argument("--judge-model", default=None,
+                   help="grade note checkpoints with this LLM judge (default: deterministic)")
+    p.add_argument("--judge-url", default=None, help="the judge's endpoint base URL")
+    p.add_argument("--judge-api-key-env", default="OPENAI_API_KEY")
+    p.add_argument("--verbose", action="store_true", help="list every grading error")
+    p.set_defaults(func=_run_calibrate)
+
+
+def _run_calibrate(args: argparse.Namespace) -> int:
+    from physbench_gym.errors import PhysBenchError
+    from physbench_gym.eval.calibrate import calibrate, format_report
+
+    judge = None
+    if args.judge_model:
+        from physbench_gym.grading.judge import LLMJudge
+
+        judge = LLMJudge(args.judge_model, args.judge_url or "https://api.openai.com/v1",
+                         args.judge_api_key_env or None)
+    try:
+        ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
+        splits = ("dev", "holdout") if args.split == "all" else (args.split,)
+        report = calibrate(ids, splits, judge)
+    except (PhysBenchError, KeyError) as error:
+        print(f"physbench calibrate: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if judge is not None:
+            judge.close()
+    print(format_report(report, verbose=args.verbose))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="physbench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -217,6 +283,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_report(sub)
     _add_export(sub)
     _add_export_sft(sub)
+    _add_task(sub)
+    _add_calibrate(sub)
     return parser
 
 

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from physbench_gym.errors import InfrastructureError
+from physbench_gym.errors import InfrastructureError, TaskSpecError
 from physbench_gym.fhir.errors import FhirError, FhirTransportError
 from physbench_gym.grading.core import (
+    FILE,
     CheckpointResult,
     Grader,
     GradingContext,
@@ -38,11 +39,30 @@ def instance_checkpoints(task_id: str, variant_seed: int | None) -> tuple[BuiltC
 
 def build_checkpoints(checkpoints: Sequence[Any], where: str) -> tuple[BuiltCheckpoint, ...]:
     """Build the graders of rendered spec checkpoints (TaskSpecError on a bad spec)."""
-    return tuple(
-        BuiltCheckpoint(c.id, c.capability, c.description, c.weight,
-                        build_grader(c.grader, f"{where}.checkpoints.{c.id}"))
-        for c in checkpoints
-    )
+    built = []
+    for c in checkpoints:
+        grader = build_grader(c.grader, f"{where}.checkpoints.{c.id}")
+        if getattr(c, "rubric", None):
+            grader = judged(grader, c.rubric, c.description, f"{where}.checkpoints.{c.id}")
+        built.append(BuiltCheckpoint(c.id, c.capability, c.description, c.weight, grader))
+    return tuple(built)
+
+
+def judged(grader: Grader, rubric: str, ground_truth: str, where: str) -> Grader:
+    """A note checkpoint that an LLM judge decides when one is configured (PhysicianBench
+    style), and its deterministic grader otherwise."""
+    if not grader.triggers or not grader.triggers <= {FILE}:
+        raise TaskSpecError(f"{where}: a rubric needs a grader that reads only the note")
+
+    def check(ctx: GradingContext) -> CheckpointResult:
+        if ctx.judge is None:
+            return grader.check(ctx)
+        note = ctx.note()
+        if note is None or not note.strip():
+            return CheckpointResult(False, f"{ctx.note_path} was not written; nothing to judge")
+        return ctx.judge.judge(rubric, ground_truth, note)
+
+    return Grader(check, grader.triggers)
 
 
 class CheckpointEngine:

@@ -3,33 +3,16 @@
 from __future__ import annotations
 
 import difflib
-import re
 from functools import cache, lru_cache
 from pathlib import Path
 
 import yaml
 from pydantic import ValidationError
 
-from physbench_gym._resources import data_dir
+from physbench_gym._resources import data_dir, load_yaml
 from physbench_gym.errors import TaskSpecError, UnknownTaskError
 from physbench_gym.tasks.spec import TaskSpec
 from physbench_gym.tasks.variants import TaskInstance, instantiate
-
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _SpecLoader(_FAST_LOADER):  # type: ignore[valid-type, misc]
-    """YAML 1.2 booleans: only true/false, so units like 'y' or answers like 'no' stay text."""
-
-
-_SpecLoader.yaml_implicit_resolvers = {
-    key: [(tag, regex) for tag, regex in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for key, resolvers in _FAST_LOADER.yaml_implicit_resolvers.items()
-}
-_SpecLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-    list("tTfF"))
-
 
 @cache
 def spec_paths() -> dict[str, Path]:
@@ -47,7 +30,7 @@ def load_spec_file(path: str | Path) -> TaskSpec:
     """Parse and validate one spec file; TaskSpecError names the file and the problem."""
     path = Path(path)
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SpecLoader)  # noqa: S506
+        data = load_yaml(path.read_text(encoding="utf-8"))
         spec = TaskSpec.model_validate(data)
     except (OSError, yaml.YAMLError) as exc:
         raise TaskSpecError(f"{path}: cannot read: {exc}") from None

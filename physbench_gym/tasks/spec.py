@@ -85,6 +85,9 @@ class Checkpoint(_Strict):
     grader: dict[str, Any] | str = Field(
         description="A primitive as {name: arguments} (see physbench_gym.grading), or a "
         "'graders/<file>.py:<function>' reference.")
+    rubric: str | None = Field(
+        default=None, description="For a checkpoint graded from the note: what a correct note "
+        "states, with the instance's values, for an LLM judge when one is configured.")
 
 
 class ToolCall(_Strict):

@@ -1,0 +1,207 @@
+"""The shared clinical lexicon: concepts and their words, plan verbs, sections, context cues.
+
+Checkpoints name concepts ('statin', 'tsh', 'avoid'); the lexicon knows the words for them.
+Everything lives in tables under ``grading/data/lexicon/`` so that a synonym, a brand name or a
+hedging cue is added in one place and serves every task. Drug ingredients of the terminology
+tables join the lexicon automatically (salt names removed), so any orderable drug can be named.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from physbench_gym._resources import load_yaml
+
+_DATA = "physbench_gym.grading"
+CONCEPT_FILES = {"drugs.yaml": "drug", "tests.yaml": "test", "findings.yaml": "finding"}
+_SALTS = re.compile(
+    r"\b(?:hydrochloride|hcl|sodium|calcium|potassium|sulfate|sulphate|maleate|fumarate|"
+    r"succinate|tartrate|hyclate|monohydrate|medoxomil|etexilate|besylate|mesylate|acetate|"
+    r"citrate|bromide|chloride)\b")
+
+
+@dataclass(frozen=True)
+class Concept:
+    """A clinical concept: its kind, its words and the classes it belongs to."""
+
+    id: str
+    kind: str
+    """'drug', 'class', 'test' or 'finding'."""
+    terms: tuple[str, ...]
+    parents: tuple[str, ...] = ()
+    unit: str = ""
+    """Canonical unit of a measured value (tests)."""
+    units: dict[str, float] = field(default_factory=dict)
+    """Factor from another written unit to the canonical one."""
+
+
+def _load(name: str) -> Any:
+    text = resources.files(_DATA).joinpath("data", "lexicon", name).read_text(encoding="utf-8")
+    return load_yaml(text)
+
+
+@functools.cache
+def concepts() -> dict[str, Concept]:
+    """Every concept of the lexicon by id (tables plus the terminology's ingredients)."""
+    found: dict[str, Concept] = {}
+    for file_name, default_kind in CONCEPT_FILES.items():
+        for concept_id, entry in (_load(file_name) or {}).items():
+            found[concept_id] = Concept(
+                concept_id, entry.get("kind", default_kind),
+                tuple(str(t) for t in entry.get("terms", [])),
+                tuple(entry.get("is", []) or []), str(entry.get("unit", "")),
+                {str(k): float(v) for k, v in (entry.get("units") or {}).items()})
+    known_terms = {t.lower() for c in found.values() for t in c.terms}
+    for ingredient, drug_class in _terminology_ingredients():
+        name = ingredient_name(ingredient)
+        if name.lower() in known_terms or not name:
+            continue
+        concept_id = re.sub(r"\W+", "_", name.lower()).strip("_")
+        found.setdefault(concept_id, Concept(concept_id, "drug", (name,), ()))
+        known_terms.add(name.lower())
+    missing = {p for c in found.values() for p in c.parents if p not in found}
+    for parent in missing:
+        found[parent] = Concept(parent, "class", ())
+    return found
+
+
+def ingredient_name(ingredient: str) -> str:
+    """The ingredient as physicians name it: 'levothyroxine sodium' -> 'levothyroxine'."""
+    return re.sub(r"\s+", " ", _SALTS.sub("", ingredient.lower())).strip(" ,")
+
+
+def _terminology_ingredients() -> list[tuple[str, str]]:
+    from physbench_gym.synth import terminology
+
+    pairs = set()
+    for concept in terminology.all_concepts("rxnorm"):
+        ingredient = concept.extra.get("ingredient", "")
+        if ingredient and "/" not in ingredient:
+            pairs.add((ingredient, concept.extra.get("drug_class", "")))
+    return sorted(pairs)
+
+
+@functools.cache
+def ancestors(concept_id: str) -> frozenset[str]:
+    """The concept and every class above it."""
+    table = concepts()
+    seen = {concept_id}
+    stack = [concept_id]
+    while stack:
+        current = stack.pop()
+        for parent in table[current].parents if current in table else ():
+            if parent not in seen:
+                seen.add(parent)
+                stack.append(parent)
+    return frozenset(seen)
+
+
+@functools.cache
+def members(concept_id: str) -> frozenset[str]:
+    """The concept and every concept below it (the drugs of a class, the tests of a panel)."""
+    if concept_id not in concepts():
+        raise KeyError(f"unknown concept {concept_id!r}")
+    return frozenset(c for c in concepts() if concept_id in ancestors(c))
+
+
+def term_pattern(term: str) -> str:
+    """A whole-word, case-insensitive pattern for a term: a space also matches a hyphen or
+    nothing, and a final letter may take a plural 's'."""
+    escaped = re.escape(term.lower())
+    escaped = escaped.replace(r"\ ", r"[\s\-]*").replace(r"\-", r"[\s\-]?")
+    plural = "(?:s|es)?" if term[-1:].isalpha() and len(term) > 2 else ""
+    return rf"(?<![\w]){escaped}{plural}(?![\w])"
+
+
+@functools.cache
+def concept_terms() -> dict[str, frozenset[str]]:
+    """Lower-case term -> the concepts it names (a term may name several)."""
+    table: dict[str, set[str]] = {}
+    for concept in concepts().values():
+        for term in concept.terms:
+            table.setdefault(term.lower(), set()).add(concept.id)
+    return {term: frozenset(ids) for term, ids in table.items()}
+
+
+@functools.cache
+def concept_regex() -> re.Pattern[str]:
+    """One pattern matching any concept term, longest terms first."""
+    terms = sorted(concept_terms(), key=len, reverse=True)
+    return re.compile("|".join(f"(?:{term_pattern(t)})" for t in terms), re.IGNORECASE)
+
+
+@functools.cache
+def _term_lookup() -> dict[str, frozenset[str]]:
+    """Normalized spelling of a term (letters and digits only) -> concepts."""
+    table: dict[str, set[str]] = {}
+    for term, ids in concept_terms().items():
+        table.setdefault(_squash(term), set()).update(ids)
+    return {key: frozenset(ids) for key, ids in table.items()}
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s\-]+", "", text.lower())
+
+
+def concepts_of(matched_text: str) -> frozenset[str]:
+    """The concepts named by a matched term (the match may be spaced or pluralized)."""
+    lookup = _term_lookup()
+    key = _squash(matched_text)
+    for candidate in (key, key[:-1], key[:-2]):
+        if candidate in lookup:
+            return lookup[candidate]
+    return frozenset()
+
+
+@functools.cache
+def verb_table() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Plan verb classes: ``{action: {'before': phrases, 'after': phrases}}``."""
+    return {action: {side: tuple(str(p) for p in (forms.get(side) or ()))
+                     for side in ("before", "after")}
+            for action, forms in _load("verbs.yaml").items()}
+
+
+@functools.cache
+def section_table() -> dict[str, str]:
+    """Heading text (lower case, letters only) -> section."""
+    return {_heading_key(title): section
+            for section, titles in _load("sections.yaml").items() for title in titles}
+
+
+def _heading_key(title: str) -> str:
+    return re.sub(r"[^a-z0-9/&]+", " ", title.lower()).strip()
+
+
+def section_of(title: str) -> str | None:
+    """The section a heading opens ('Plan' -> 'plan'), or None if it is not a heading."""
+    key = _heading_key(title)
+    if not key or len(key) > 45:
+        return None
+    table = section_table()
+    if key in table:
+        return table[key]
+    trimmed = re.sub(r"^(?:\d+\s+|my\s+|the\s+)", "", key)
+    trimmed = re.sub(r"\s+(?:section|summary)$", "", trimmed) if trimmed not in table else trimmed
+    return table.get(trimmed)
+
+
+@functools.cache
+def context_rules() -> dict[str, list[tuple[str, str, int | None]]]:
+    """ConText cues by category: (phrase, direction, max scope in tokens or None)."""
+    rules: dict[str, list[tuple[str, str, int | None]]] = {}
+    for category, entries in _load("context.yaml").items():
+        rules[category] = [(str(e[0]), str(e[1]), int(e[2]) if len(e) > 2 else None)
+                           for e in entries]
+    return rules
+
+
+def concept(concept_id: str) -> Concept:
+    """A concept by id; KeyError naming the id when the lexicon lacks it."""
+    try:
+        return concepts()[concept_id]
+    except KeyError:
+        raise KeyError(f"unknown concept {concept_id!r}; add it to grading/data/lexicon/")

@@ -1,0 +1,375 @@
+"""Numbers in clinical text: values with units, ranges, comparators, roles and schedules.
+
+'TSH 8.9 mIU/L', 'eGFR 32 mL/min/1.73m2', 'LDL 3.9 mmol/L', 'in 6-8 weeks', 'buprenorphine-
+naloxone 8 mg/2 mg', 'vitamin D 50,000 IU weekly x 8 wk', 'from 75 to 88 mcg', 'max 16 mg',
+'CrCl < 30': each number is read with its unit (a range shares the unit of its end), its
+comparator, and its role in the sentence (the old value of a change, a limit, a reference
+range), so that graders compare like with like. Units convert within a dimension (mg and g,
+days and months) and, for analytes, by the factors the lexicon gives.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import date
+
+_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+(?=\s*(?:iu|units?)\b)|\d+(?:\.\d+)?|\.\d+)"
+_VALUE = re.compile(
+    rf"(?P<cmp>(?:<=|>=|<|>|=<|=>)\s*)?(?<![\w.])(?P<sign>-(?=\d))?(?P<num>{_NUMBER})"
+    rf"(?P<k>k\b)?(?![\d])", re.IGNORECASE)
+_STRENGTH = re.compile(
+    rf"(?P<a>{_NUMBER})\s*(?:mg)?\s*/\s*(?P<b>{_NUMBER})\s*mg\b", re.IGNORECASE)
+_RATIO = re.compile(rf"(?<![\w./])(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})(?![\w./])")
+_UNIT = re.compile(
+    r"\s*-?\s*(?:(?P<more>more|additional|further|extra)\s+)?(?P<unit>(?:x\s?10\^?\*?\d+/[a-z]+|10\^\d+/[a-z]+|10\*\d+/[a-z]+"
+    r"|ml/min/1\.73\s?m2|ml/min/1\.73|mosm/kg(?:\s*h2o)?|[a-z%]+(?:/[a-z0-9.]+)?))",
+    re.IGNORECASE)
+_DATE = re.compile(r"\b(?:19|20)\d\d-\d{1,2}(?:-\d{1,2})?\b|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b"
+                   r"|\b\d{1,2}:\d\d\b")
+_WORD_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                 "eleven", "twelve")
+_WORD_VALUE = re.compile(rf"(?<![\w-])({'|'.join(_WORD_NUMBERS)}|a|an|single)(?=[\s-]+\w)",
+                         re.IGNORECASE)
+
+UNIT_ALIASES = {
+    "ug": "mcg", "microgram": "mcg", "micrograms": "mcg", "mcgs": "mcg", "µg": "mcg",
+    "milligram": "mg", "milligrams": "mg", "mgs": "mg", "gram": "g", "grams": "g", "gm": "g",
+    "gms": "g", "kilogram": "kg", "kilograms": "kg", "kgs": "kg",
+    "miu/l": "miu/l", "mu/l": "miu/l", "uiu/ml": "miu/l", "uu/ml": "miu/l", "microiu/ml": "miu/l",
+    "meq/l": "mmol/l", "mosm/kg h2o": "mosm/kg", "mosmol/kg": "mosm/kg", "mosm/l": "mosm/kg",
+    "iu/l": "u/l", "units/l": "u/l", "international units": "iu", "units": "iu", "unit": "iu",
+    "u": "iu", "ml": "ml", "milliliter": "ml", "milliliters": "ml", "millilitre": "ml",
+    "cc": "ml", "liter": "l", "liters": "l", "litre": "l", "litres": "l", "ltr": "l",
+    "percent": "%", "pct": "%", "days": "d", "day": "d", "weeks": "wk", "week": "wk",
+    "wks": "wk", "w": "wk", "months": "mo", "month": "mo", "mos": "mo", "mth": "mo",
+    "mths": "mo", "mon": "mo", "years": "y", "year": "y", "yrs": "y", "yr": "y", "hours": "h",
+    "hour": "h", "hrs": "h", "hr": "h", "minutes": "min", "mins": "min",
+    "tablets": "tablet", "tabs": "tablet", "tab": "tablet", "capsules": "capsule",
+    "caps": "capsule", "cap": "capsule", "films": "film", "puffs": "puff", "sprays": "spray",
+    "doses": "dose", "times": "x", "fold": "x", "-fold": "x", "mm hg": "mmhg", "mm[hg]": "mmhg", "ml/min/1.73m2": "ml/min/1.73m2",
+    "ml/min/1.73 m2": "ml/min/1.73m2", "ml/min/1.73": "ml/min/1.73m2", "k/ul": "10^3/ul",
+    "x10^9/l": "10^3/ul", "10^9/l": "10^3/ul", "x10^3/ul": "10^3/ul", "10*3/ul": "10^3/ul",
+    "thou/ul": "10^3/ul", "bpm": "bpm", "beats/min": "bpm", "lbs": "lb", "pounds": "lb",
+}
+_UNIT_WORDS = frozenset({
+    "mg", "mcg", "g", "kg", "lb", "ml", "l", "dl", "mmol", "meq", "iu", "d", "wk", "mo", "y", "h",
+    "min", "mm", "cm", "m", "ng", "pg", "%", "x", "bpm", "mmhg", "tablet", "capsule", "film",
+    "puff", "spray", "dose", "drop", "drops", "vial", "syringe", "injection", "pen", "patch",
+    "packet", "sachet", "point", "points", "pack-years", "pack-year", "pk-yr", "pack",
+})
+# Base factors within a dimension: to mg, to mL, to days.
+_DIMENSIONS: dict[str, tuple[str, float]] = {
+    "mcg": ("mass", 0.001), "mg": ("mass", 1.0), "g": ("mass", 1000.0), "kg": ("mass", 1e6),
+    "ml": ("volume", 1.0), "l": ("volume", 1000.0), "dl": ("volume", 100.0),
+    "min": ("time", 1 / 1440), "h": ("time", 1 / 24), "d": ("time", 1.0), "wk": ("time", 7.0),
+    "mo": ("time", 30.4375), "y": ("time", 365.25),
+}
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number written in a clause with its unit, range, comparator and role."""
+
+    value: float
+    unit: str
+    start: int
+    end: int
+    comparator: str = ""
+    high: float | None = None
+    """The upper end when a range was written ('6-8 weeks': value 6, high 8)."""
+    role: str = ""
+    """'from' (the old value of a change), 'limit' (a maximum or threshold), 'reference'
+    (a normal range or goal), 'duration' ('x 8 weeks'), 'after' (a time counted from another
+    event: '4 weeks after therapy'), 'additional' ('3 more months'), 'total' ('total 1,500
+    mg'), 'delta' (a change: 'lower by 37.5 mg'), 'date' (a calendar date,
+    as days from today), 'other_period' (a rate over 48 h beside one per 24 h), or '' (the
+    value stated)."""
+    secondary: float | None = None
+    """The second strength of a combination ('8 mg/2 mg' -> 2)."""
+
+    @property
+    def values(self) -> tuple[float, float]:
+        return self.value, self.high if self.high is not None else self.value
+
+
+def unit_normalize(unit: str) -> str:
+    """A written unit as a canonical token ('ug' -> 'mcg', 'mU/L' -> 'miu/l', 'weeks' -> 'wk')."""
+    token = re.sub(r"\s*/\s*", "/", unit.lower().strip(" .,;:"))
+    token = token.replace("µ", "u").replace("μ", "u")
+    for suffix in ("/day", "/d", " daily", " qd", "/24h", "/24 h", "/24hr", "/24hrs", "/24",
+                   " per day", "/dy"):
+        if token.endswith(suffix) and token[: -len(suffix)] in (
+                "mg", "mcg", "g", "iu", "units", "ml", "l", "mmol/l", "meq/l", "meq", "mmol"):
+            token = token[: -len(suffix)]
+    return UNIT_ALIASES.get(token, token)
+
+
+def _looks_like_unit(unit: str) -> bool:
+    return (unit in _UNIT_WORDS or unit in UNIT_ALIASES.values() or "/" in unit
+            or unit.endswith("%") or "^" in unit)
+
+
+def convert(value: float, unit: str, target: str, factors: dict[str, float] | None = None
+            ) -> float | None:
+    """``value`` in ``unit`` expressed in ``target``, or None when they do not convert.
+
+    ``factors`` maps other units to ``target`` (value x factor), e.g. an analyte's molar units.
+    """
+    unit, target = unit_normalize(unit), unit_normalize(target)
+    if unit == target:
+        return value
+    for written, factor in (factors or {}).items():
+        if unit_normalize(written) == unit:
+            return value * factor
+    source, goal = _DIMENSIONS.get(unit), _DIMENSIONS.get(target)
+    if source and goal and source[0] == goal[0]:
+        return value * source[1] / goal[1]
+    return None
+
+
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                "dec")
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_MONTH_NO_MAY = _MONTH.replace("may|", "")
+_CALENDAR = (
+    re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
+    re.compile(r"(?<![\d/.])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>(?:20)?\d\d)(?![\d/])"),
+    re.compile(rf"\b(?P<mon>{_MONTH})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>20\d\d))?\b",
+               re.IGNORECASE),
+    # day first, but not '5 may' ('apixaban 2.5 may be ...' is not a date)
+    re.compile(rf"(?<![\d.])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<mon>{_MONTH_NO_MAY})"
+               r"(?:,?\s+(?P<y>20\d\d))?\b", re.IGNORECASE),
+)
+
+
+def _calendar_dates(clause: str, today: date | None) -> list[Quantity]:
+    """Future dates as times from today ('through 2026-06-17' -> in 36 days); a date without a
+    year is its next occurrence."""
+    found = []
+    for pattern in _CALENDAR:
+        for match in pattern.finditer(clause):
+            parts = match.groupdict()
+            try:
+                month = (_MONTH_NAMES.index(parts["mon"][:3].lower()) + 1 if parts.get("mon")
+                         else int(parts["m"]))
+                year = parts.get("y")
+                if today is None:
+                    continue
+                if year:
+                    when = date(int(year) + (2000 if len(year) == 2 else 0), month,
+                                int(parts["d"]))
+                else:
+                    when = date(today.year, month, int(parts["d"]))
+                    if when < today:
+                        when = when.replace(year=today.year + 1)
+            except (ValueError, IndexError):
+                continue
+            if when > today:
+                found.append(Quantity(float((when - today).days), "d", match.start(),
+                                      match.end(), role="date"))
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
+    """Every number of a (normalized) clause with its unit, range, comparator and role; with
+    ``today``, future calendar dates also count as times from today."""
+    found: list[Quantity] = []
+    taken: list[tuple[int, int]] = [(m.start(), m.end()) for m in _DATE.finditer(clause)]
+    for quantity in _calendar_dates(clause, today):
+        if not any(a <= quantity.start < b for a, b in taken[len(found):]):
+            found.append(quantity)
+        taken.append((quantity.start, quantity.end))
+    for match in _STRENGTH.finditer(clause):
+        found.append(Quantity(_number(match.group("a")), "mg", match.start(), match.end(),
+                              secondary=_number(match.group("b"))))
+        taken.append((match.start(), match.end()))
+    for match in _RATIO.finditer(clause):
+        if any(a <= match.start() < b for a, b in taken):
+            continue
+        unit, end = _unit_after(clause, match.end())
+        found.append(Quantity(_number(match.group("a")), unit, match.start(), end,
+                              secondary=_number(match.group("b"))))
+        taken.append((match.start(), end))
+    for match in _VALUE.finditer(clause):
+        if any(a <= match.start("num") < b for a, b in taken):
+            continue
+        value = _number(match.group("num")) * (1000 if match.group("k") else 1)
+        if match.group("sign"):
+            value = -value
+        unit, end = _unit_after(clause, match.end())
+        comparator = (match.group("cmp") or "").strip().replace("=<", "<=").replace("=>", ">=")
+        found.append(Quantity(value, unit, match.start(), end, comparator))
+    for match in _WORD_VALUE.finditer(clause):
+        unit, end = _unit_after(clause, match.end())
+        word = match.group(1).lower()
+        if unit and unit in _DIMENSIONS or unit in ("dose", "tablet", "capsule"):
+            number = 1.0 if word in ("a", "an", "single") else float(
+                _WORD_NUMBERS.index(word) + 1)
+            found.append(Quantity(number, unit, match.start(), end))
+    found.sort(key=lambda q: q.start)
+    return tuple(_roles(clause, _ranges(clause, found)))
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "").replace(" ", ""))
+
+
+def _unit_after(clause: str, position: int) -> tuple[str, int]:
+    match = _UNIT.match(clause, position)
+    if not match:
+        return "", position
+    unit = unit_normalize(match.group("unit"))
+    if not _looks_like_unit(unit) or (match.group("more") and unit not in _DIMENSIONS):
+        return "", position
+    return unit, match.end()
+
+
+# '4 weeks after completing therapy': a time counted from another event, not from now.
+_AFTER_EVENT = re.compile(r"^\s*(?:or more\s+|or longer\s+|at least\s+)?(?:after|post|following|"
+                          r"from (?:the )?(?:end|completion|last dose|finishing|stopping)|"
+                          r"off (?:therapy|treatment|antibiotics|the)|beyond)\b", re.IGNORECASE)
+# '18 mmol/L per 48 h' beside '8 mmol/L per 24 h': a rate over another period.
+_OTHER_PERIOD = re.compile(r"^\s*(?:mmol/l|meq/l|mmol|meq)?\s*(?:/|per|in|over|within|by)\s*"
+                           r"(?:48|72|2 days|3 days|two days)\b", re.IGNORECASE)
+# '3 more months', 'another 5 weeks': time added to what has already passed.
+_MORE_WITHIN = re.compile(r"\b(?:more|additional|further|extra)\b", re.IGNORECASE)
+_MORE_BEFORE = re.compile(r"\b(?:another|additional|further|more|extra|remaining)\s*$",
+                          re.IGNORECASE)
+_FROM_BEFORE = re.compile(r"\bfrom\s*$", re.IGNORECASE)
+_RANGE_JOIN = re.compile(r"^\s*(?:-|to|or|and|/)\s*$", re.IGNORECASE)
+
+
+def _ranges(clause: str, found: list[Quantity]) -> list[Quantity]:
+    """Join '6-8 weeks', '6 to 8 weeks' and '1,000-1,200 mg' into ranges."""
+    out: list[Quantity] = []
+    i = 0
+    while i < len(found):
+        first = found[i]
+        if i + 1 < len(found):
+            second = found[i + 1]
+            between = clause[first.end:second.start]
+            joins = _RANGE_JOIN.match(between) and not second.comparator and not (
+                between.strip().lower() == "to" and _FROM_BEFORE.search(clause[:first.start]))
+            same_unit = not first.unit or first.unit == second.unit
+            if joins and same_unit and second.unit and second.value >= first.value >= 0:
+                out.append(Quantity(first.value, second.unit, first.start, second.end,
+                                    first.comparator, second.value))
+                i += 2
+                continue
+        out.append(first)
+        i += 1
+    return out
+
+
+_ROLE_BEFORE = (
+    ("from", re.compile(r"(?:\bfrom|\bcurrent(?:ly)?(?:\s+(?:on|dose|taking|at))?|\bon|\binstead of"
+                        r"|\bwas|\bprevious(?:ly)?(?:\s+on)?|\bprior|\bbaseline|\bup from"
+                        r"|\bdown from|\bold|\bexisting)\s*(?:dose\s+(?:of\s+)?)?"
+                        r"(?:[a-z]+\s+){0,2}$", re.IGNORECASE)),
+    ("limit", re.compile(r"(?:\bmax(?:imum)?|\bup to|\bno more than|\bnot (?:to )?exceed"
+                         r"|\bat most|\bceiling|\bcap(?:ped)? at|\blimit(?:ed)? to|\bthreshold"
+                         r"|\bcut-?off|\bbelow|\babove|\bunder|\bover|\bexceeds?|\bless than"
+                         r"|\bgreater than|\bmore than|\bat least|\bminimum)\s*(?:of\s+)?$",
+                         re.IGNORECASE)),
+    ("reference", re.compile(r"(?:\bref(?:erence)?(?:\s+range)?|\bnormal(?:\s+range)?|\brange"
+                             r"|\bgoal|\btarget|\buln|\bnl|\bnormal\s*<|\bgoal\s*<)\s*:?\s*$",
+                             re.IGNORECASE)),
+    ("total", re.compile(r"(?:\btotal(?:\s+of)?|\bcumulative|\bin total|\bcourse total|\bsum)"
+                         r"\s*:?\s*(?:dose\s+)?(?:of\s+)?(?:about\s+|~\s*)?$", re.IGNORECASE)),
+    ("delta", re.compile(r"\b(?:by|another|additional|further)\s+(?:another\s+|a further\s+)?$",
+                         re.IGNORECASE)),
+    ("duration", re.compile(r"(?:\bx|\bfor|\bover|\bcourse of|\bduration|\bx\s*)\s*$",
+                            re.IGNORECASE)),
+)
+
+
+def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
+    """Mark each quantity's role from the words just before it; in 'from 75 to 88 mcg' the
+    old value takes the unit of the new one."""
+    out = []
+    for index, quantity in enumerate(found):
+        if quantity.role == "date":
+            out.append(quantity)
+            continue
+        arrow = index + 1 < len(found) and re.match(
+            r"^\s*(?:->|=>|>)\s*$", clause[quantity.end:found[index + 1].start])
+        from_to = index + 1 < len(found) and _FROM_BEFORE.search(
+            clause[:quantity.start]) and re.match(
+            r"^\s*to\s*$", clause[quantity.end:found[index + 1].start], re.IGNORECASE)
+        if arrow or from_to:
+            out.append(Quantity(quantity.value, quantity.unit or found[index + 1].unit,
+                                quantity.start, quantity.end, "", None, "from"))
+            continue
+        before = clause[max(0, quantity.start - 40):quantity.start]
+        role = ""
+        for name, pattern in _ROLE_BEFORE:
+            if pattern.search(before):
+                role = name
+                break
+        if role == "from" and not quantity.unit and not re.search(
+                r"\bfrom\s*$", before, re.IGNORECASE):
+            role = ""
+        if role == "duration" and quantity.unit not in ("d", "wk", "mo", "y", "h", "dose"):
+            role = ""
+        after = clause[quantity.end:quantity.end + 40]
+        if quantity.unit in ("d", "wk", "mo", "y", "h") and _AFTER_EVENT.match(after):
+            role = "after"
+        elif quantity.unit in ("d", "wk", "mo", "y") and (
+                _MORE_WITHIN.search(clause[quantity.start:quantity.end])
+                or _MORE_BEFORE.search(before)):
+            role = "additional"
+        if _OTHER_PERIOD.match(after):
+            role = "other_period"
+        if quantity.comparator and not role:
+            role = "limit"
+        out.append(Quantity(quantity.value, quantity.unit, quantity.start, quantity.end,
+                            quantity.comparator, quantity.high, role, quantity.secondary))
+    return out
+
+
+# Schedules: administrations per day, or 'single' for a one-time dose.
+_SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
+    (re.compile(rf"(?<![\w]){pattern}(?![\w])", re.IGNORECASE), per_day) for pattern, per_day in (
+        (r"(?:single|one[- ]time|once only|one) dose|(?:x|once)\s?1\b|one[- ]off|stat\b|"
+         r"single[- ]dose|as a single|once(?! (?:daily|a day|weekly|a week|monthly|a month|"
+         r"yearly|a year|per|every|each|nightly|in))", "single"),
+        (r"q\s?6\s?(?:h|hr|hrs|hours)|four times (?:a |per )?day|four times daily|qid|q\.i\.d\.?"
+         r"|4\s?x\s?(?:/|per|a)\s?day|4 times (?:a |per )?day|4 times daily", 4.0),
+        (r"q\s?8\s?(?:h|hr|hrs|hours)|three times (?:a |per )?day|three times daily|tid|t\.i\.d\.?"
+         r"|3\s?x\s?(?:/|per|a)\s?day|3 times (?:a |per )?day|3 times daily", 3.0),
+        (r"q\s?12\s?(?:h|hr|hrs|hours)|twice (?:a |per )?day|twice daily|bid|b\.i\.d\.?"
+         r"|2\s?x\s?(?:/|per|a)\s?day|2 times (?:a |per )?day|2 times daily|every 12 hours", 2.0),
+        (r"every (?:six|6) months?|q\s?6\s?(?:mo|mos|months?|m)\b|twice (?:a|per) year|"
+         r"twice yearly|semi-?annual(?:ly)?|6-monthly|six-monthly|every 26 weeks|"
+         r"every 180 days|every 182 days", 1 / 182.6),
+        (r"every (?:three|3) months?|q\s?3\s?(?:mo|mos|months?)\b|quarterly|every 12 weeks|"
+         r"every 90 days", 1 / 91.3),
+        (r"every (?:four|4) weeks?|q\s?4\s?(?:w|wk|wks|weeks?)\b|every 28 days", 1 / 28),
+        (r"every (?:two|2) weeks?|q\s?2\s?(?:w|wk|wks|weeks?)\b|every other week|biweekly|"
+         r"fortnightly|every 14 days", 1 / 14),
+        (r"monthly|once (?:a|per|each) month|every month|q\s?(?:1\s?)?(?:mo|month)\b|"
+         r"every 30 days|/\s?month|per month|a month", 1 / 30.4),
+        (r"weekly|once (?:a|per|each) week|every week|q\s?(?:1\s?)?(?:w|wk|week)\b|"
+         r"every 7 days|/\s?(?:wk|week)|per week|a week|each week", 1 / 7),
+        (r"yearly|annually|once (?:a|per) year|every year|every 12 months|q\s?12\s?mo|"
+         r"q\s?year", 1 / 365),
+        (r"every other day|q\s?(?:od|48h)|alternate[- ]day|on alternate days", 0.5),
+        (r"(?:once )?daily|once (?:a|per|each) day|every day|qd|q\.d\.?|qam|q\.?a\.?m\.?|qpm|"
+         r"qhs|q\.h\.s\.?|nightly|at bedtime|each (?:morning|evening|night)|every (?:morning|"
+         r"evening|night)|q\s?24\s?h|1\s?x\s?(?:/|per|a)\s?day|/\s?day|per day|a day|"
+         r"in the morning|at night|od\b|q\s?day|qdaily", 1.0),
+    ))
+
+
+def schedule(text: str) -> tuple[float | str, int] | None:
+    """(administrations per day or 'single', position) of the first schedule in ``text``."""
+    best: tuple[float | str, int] | None = None
+    for pattern, per_day in _SCHEDULES:
+        match = pattern.search(text)
+        if match and (best is None or match.start() < best[1]):
+            best = (per_day, match.start())
+    return best
