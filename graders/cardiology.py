@@ -79,8 +79,9 @@ STATIN_INTENSITY: dict[str, dict[str, tuple[float, ...]]] = {
     "high": {"atorvastatin": (40, 80), "rosuvastatin": (20, 40)},
     "moderate": {"atorvastatin": (10, 20), "rosuvastatin": (5, 10),
                  "simvastatin": (20, 40), "pravastatin": (40, 80), "lovastatin": (40, 80),
-                 "pitavastatin": (1, 2, 4)},
-    "low": {"simvastatin": (10,), "pravastatin": (10, 20), "lovastatin": (20,)},
+                 "pitavastatin": (1, 2, 4), "fluvastatin": (80,)},
+    "low": {"simvastatin": (10,), "pravastatin": (10, 20), "lovastatin": (20,),
+            "fluvastatin": (20, 40)},
 }
 
 
@@ -155,13 +156,10 @@ def statin_initiation(values: dict[str, Any]) -> dict[str, Any]:
     if not 70 <= ldl < 190:
         raise ValueError(f"variant outside the task's design: LDL {ldl} mg/dL")
     intensity = "high" if category == "high" else "moderate"
-    other = "moderate" if intensity == "high" else "high"
     # Intermediate risk with risk enhancers (premature family history, hs-CRP >= 2) favors
     # initiation or intensification (section 4.4.2, IIa): moderate or high intensity.
     accepted = ("moderate", "high") if category == "intermediate" else ("high",)
     drug, dose = ("atorvastatin", 40.0) if intensity == "high" else ("atorvastatin", 20.0)
-    atorva, rosuva = (STATIN_INTENSITY[intensity][name] for name in ("atorvastatin",
-                                                                      "rosuvastatin"))
     # Any statin at a dose of an accepted intensity (Table 3) is a correct plan; the note
     # must name the drug with its dose in the clause that starts it.
     dose_options = [
@@ -170,6 +168,18 @@ def statin_initiation(values: dict[str, Any]) -> dict[str, Any]:
             "dose": {"min": min(doses), "max": max(doses), "unit": "mg"},
             "label": f"start {name} {min(doses):g}-{max(doses):g} mg daily"}}
         for name, doses in _accepted_doses(accepted).items()]
+    # Every statin named at all, as an alternative too, must be at an accepted dose
+    # ('alternatively simvastatin 80 mg' fails); statins with no accepted dose are never offered.
+    accepted_doses = _accepted_doses(accepted)
+    dose_guards = [
+        {"note_decision": {
+            "concept": [name], "action": ["start"], "required": False,
+            "dose": {"min": min(accepted_doses[name]), "max": max(accepted_doses[name]),
+                     "unit": "mg"}, "label": f"{name} only at an accepted dose"}}
+        if name in accepted_doses else
+        {"note_never": {"concept": [name], "allow_contingency": True,
+                        "label": f"no {name} (no dose of the accepted intensity)"}}
+        for name in sorted({n for table in STATIN_INTENSITY.values() for n in table})]
     return {
         "tc": tc, "hdl": hdl, "sbp": sbp, "tg": tg, "dbp": 78 + int(values["sbp_off"]) // 2,
         "sbp_prev": sbp + 4,
@@ -195,6 +205,7 @@ def statin_initiation(values: dict[str, Any]) -> dict[str, Any]:
             [c for i in ("low", "moderate", "high") if i not in accepted for c in statin_codes(i)]
                                           + _unlisted_statin_codes())),
         "statin_dose_options": dose_options,
+        "statin_dose_guards": dose_guards,
         "atorva_range": _dose_span("atorvastatin", accepted),
         "rosuva_range": _dose_span("rosuvastatin", accepted),
         "smoke_recent": "77176002" if smoker else "8517006",

@@ -20,7 +20,6 @@ ALENDRONATE_WEEKLY = "904431"  # alendronic acid 70 MG Oral Tablet
 ALENDRONATE_DAILY = "904419"  # alendronic acid 10 MG Oral Tablet
 DENOSUMAB = "993452"  # 1 ML denosumab 60 MG/ML Prefilled Syringe
 ERGOCALCIFEROL = "1367410"  # ergocalciferol 1.25 MG (50,000 IU) Oral Capsule
-IU_PER_MG_VITAMIN_D = 40_000  # 1 mcg = 40 IU
 
 # eGFR bands (mL/min/1.73 m2) of the two scenarios and the CKD stage on the problem list.
 # Cockcroft-Gault CrCl targets (the body weight is derived to meet them) keep both kidney
@@ -165,12 +164,19 @@ def osteoporosis_plan(values: dict[str, Any]) -> dict[str, Any]:
             "drug": "denosumab", "drug_rxnorm": DENOSUMAB,
             "dose_mg": 60, "interval_text": "every 6 months",
             "route_text": "subcutaneously", "drug_display": "denosumab (Prolia) 60 mg/mL",
-            "choice_options": [
-                {"note_decision": {"concept": ["alendronate", "zoledronic_acid"],
-                                   "action": ["avoid"], "label": "avoid alendronate and "
-                                   "zoledronic acid"}},
-                {"note_decision": {"concept": ["bisphosphonate"], "action": ["avoid"],
-                                   "label": "avoid bisphosphonates"}}],
+            # Either class statement, and neither drug offered now (a plan for when the
+            # kidney function allows it is fine).
+            "choice_options": [{"all": {"of": [
+                {"any": {"of": [
+                    {"note_decision": {"concept": ["alendronate", "zoledronic_acid"],
+                                       "action": ["avoid"], "label": "avoid alendronate and "
+                                       "zoledronic acid"}},
+                    {"note_decision": {"concept": ["bisphosphonate"], "action": ["avoid"],
+                                       "label": "avoid bisphosphonates"}}]}},
+                {"note_never": {"concept": ["alendronate", "zoledronic_acid"],
+                                "allow_contingency": True,
+                                "contingency_on": ["egfr", "crcl", "creatinine"],
+                                "label": "no alendronate or zoledronic acid at this eGFR"}}]}}],
             "choice_label": ("avoid alendronate and zoledronic acid (not for CrCl below 35 "
                              "mL/min); denosumab, or risedronate (labeled to CrCl 30), is safe"),
             "accepted_text": ("denosumab 60 mg subcutaneously every 6 months, or risedronate "

@@ -50,9 +50,6 @@ ACCEPTED_DRUGS = {
     "ascvd": ["semaglutide", "dulaglutide", "liraglutide", "oral semaglutide"],
 }
 ACCEPTED_CLASSES = {"ckd": ("sglt2", "glp1"), "hf": ("sglt2",), "ascvd": ("glp1",)}
-CLASS_OF = {"dapagliflozin": "sglt2", "empagliflozin": "sglt2", "canagliflozin": "sglt2",
-            "semaglutide": "glp1", "oral semaglutide": "glp1", "dulaglutide": "glp1",
-            "liraglutide": "glp1"}
 # Orders the EHR can take (terminology tables): code, per-day frequency (label schedule:
 # semaglutide and dulaglutide once weekly, the others once daily).
 ORDERABLE = {"dapagliflozin": (DAPAGLIFLOZIN_10, 1.0), "empagliflozin": (EMPAGLIFLOZIN_10, 1.0),
@@ -93,6 +90,7 @@ def _creatinine_for(egfr: float, age: int) -> float:
 def _class_option(klass: str) -> dict[str, Any]:
     concept = "sglt2_inhibitor" if klass == "sglt2" else "glp1_ra"
     return {"note_decision": {"concept": [concept], "action": ["start"],
+                              "deferral_contradicts": True,
                               "label": "start an SGLT2 inhibitor" if klass == "sglt2"
                               else "start a GLP-1 RA"}}
 
@@ -101,7 +99,7 @@ def _dose_options(drug: str) -> list[dict[str, Any]]:
     """The note starts the drug at a starting dose on its label schedule."""
     per_day = 1 / 7 if drug in WEEKLY else 1.0
     return [{"note_decision": {
-        "concept": [CONCEPT.get(drug, drug)], "action": ["start"],
+        "concept": [CONCEPT.get(drug, drug)], "action": ["start"], "deferral_contradicts": True,
         "dose": {"value": dose, "tolerance": DOSE_TOLERANCE_MG[drug], "unit": "mg"},
         "every": {"min": per_day, "max": per_day},
         "label": f"start {drug} {dose:g} mg {'once weekly' if drug in WEEKLY else 'daily'}"}}

@@ -16,8 +16,8 @@ from typing import Any
 from physbench_graders.common import strength_mcg
 
 from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.quantities import unit_normalize
 from physbench_gym.grading.resources import dose, frequency_per_day, matches_code, patient_id
-from physbench_gym.grading.text import unit_normalize
 from physbench_gym.synth import terminology
 
 RXNORM = "http://www.nlm.nih.gov/research/umls/rxnorm"

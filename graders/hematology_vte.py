@@ -25,8 +25,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.quantities import unit_normalize
 from physbench_gym.grading.resources import dose, frequency_per_day, matches_code, patient_id
-from physbench_gym.grading.text import unit_normalize
 from physbench_gym.synth import terminology
 
 APIXABAN_5, APIXABAN_2_5 = "1364445", "1364435"
@@ -96,10 +96,29 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
                 {"note_decision": {"concept": ["anticoagulant"], "action": ["continue", "stop"],
                                    "opposite": ["avoid"],
                                    "timing": {"min": 84, "max": 98, "unit": "d"},
+                                   "timing_total": True,
                                    "label": "anticoagulation for 3 months in total"}},
             ]}},
             {"note_never": {"concept": ["extended_anticoagulation"],
                             "label": "no extended-phase anticoagulation"}},
+            {"note_never": {"concept": ["aspirin"], "allow_contingency": True,
+                            "label": "no aspirin for extended VTE prevention"}},
+            {"note_never": {"concept": ["rivaroxaban", "dabigatran", "edoxaban", "warfarin",
+                                        "enoxaparin"], "allow_contingency": True,
+                            "label": "no other anticoagulant after the apixaban course"}},
+            # The treatment-phase dose, even in a conditional plan ('if the D-dimer is
+            # positive, restart apixaban 2.5 mg twice daily' fails), and a stop date, if
+            # written, 3 months after the DVT.
+            {"note_decision": {"concept": ["apixaban"], "action": ["continue", "start", "resume"],
+                               "opposite": ["decrease"], "dose": {"value": 5, "unit": "mg"},
+                               "every": {"min": 2, "max": 2}, "required": False,
+                               "strict": True, "all_steps": True,
+                               "label": "apixaban at the treatment dose, 5 mg twice daily"}},
+            {"note_decision": {"concept": ["anticoagulant"], "action": ["continue", "stop"],
+                               "opposite": [], "date_contradicts": True, "required": False,
+                               "timing": {"min": 84 - int(values["dvt_days"]),
+                                          "max": 98 - int(values["dvt_days"]), "unit": "d"},
+                               "label": "a stop date 3 months after the DVT"}},
         ],
         "action": [
             "graders/hematology_vte.py:apixaban_to_three_months",
@@ -108,7 +127,8 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
                              "label": "reduced-dose, extended or another anticoagulant"}},
         ],
         "decision_description": ("Complete 3 months of anticoagulation (apixaban 5 mg twice "
-                                 "daily) and then stop; no extended-phase therapy."),
+                                 "daily) and then stop; no extended-phase therapy (no "
+                                 "reduced-dose apixaban, no aspirin in its place)."),
         "action_description": ("Prescribed apixaban 5 mg twice daily for the remaining "
                                f"{remaining} days only (ending 12-14 weeks after the DVT), and "
                                "no reduced-dose, extended or other anticoagulant."),
@@ -174,7 +194,8 @@ def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
             {"note_finding": {"concept": ["extended_anticoagulation"],
                               "label": "extended-phase anticoagulation"}},
             {"note_decision": {"concept": ["anticoagulant"],
-                               "action": ["continue", "decrease", "start", "switch"],
+                               "action": ["continue", "decrease", "start"],
+                               "opposite": ["stop", "avoid"], "deferral_contradicts": True,
                                "label": "anticoagulation continued without a planned stop"}},
             {"any": {"of": [
                 {"note_decision": {"concept": ["apixaban"], "action": ["continue", "decrease",
@@ -192,21 +213,29 @@ def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
             ]}},
         ],
         "action": [
+            # One DOAC at an extended-phase dose, and no other anticoagulant beside it.
             {"any": {"of": [
-                {"ordered": {"resource_type": "MedicationRequest",
-                             "codes": [APIXABAN_2_5, APIXABAN_5],
-                             "status": ["active"], "intent": ["order"],
-                             "per_day": {"min": 2, "max": 2},
-                             "label": "apixaban 2.5 or 5 mg twice daily"}},
-                {"ordered": {"resource_type": "MedicationRequest",
-                             "codes": [RIVAROXABAN_10, RIVAROXABAN_20],
-                             "status": ["active"], "intent": ["order"],
-                             "per_day": {"min": 1, "max": 1},
-                             "label": "rivaroxaban 10 or 20 mg once daily"}},
+                {"all": {"of": [
+                    {"ordered": {"resource_type": "MedicationRequest",
+                                 "codes": [APIXABAN_2_5, APIXABAN_5],
+                                 "status": ["active"], "intent": ["order"],
+                                 "per_day": {"min": 2, "max": 2},
+                                 "label": "apixaban 2.5 or 5 mg twice daily"}},
+                    {"not_ordered": {"resource_type": "MedicationRequest",
+                                     "codes": [*others, RIVAROXABAN_10, RIVAROXABAN_20],
+                                     "status": ["active", "draft", "on-hold"],
+                                     "label": "another anticoagulant"}}]}},
+                {"all": {"of": [
+                    {"ordered": {"resource_type": "MedicationRequest",
+                                 "codes": [RIVAROXABAN_10, RIVAROXABAN_20],
+                                 "status": ["active"], "intent": ["order"],
+                                 "per_day": {"min": 1, "max": 1},
+                                 "label": "rivaroxaban 10 or 20 mg once daily"}},
+                    {"not_ordered": {"resource_type": "MedicationRequest",
+                                     "codes": [*others, APIXABAN_2_5, APIXABAN_5],
+                                     "status": ["active", "draft", "on-hold"],
+                                     "label": "another anticoagulant"}}]}},
             ]}},
-            {"not_ordered": {"resource_type": "MedicationRequest", "codes": others,
-                             "status": ["active", "draft", "on-hold"],
-                             "label": "full-dose or another anticoagulant"}},
         ],
         "decision_description": ("Extended-phase anticoagulation with no planned stop date - "
                                  "reduced-dose apixaban 2.5 mg twice daily (or rivaroxaban 10 "

@@ -6,20 +6,13 @@ import re
 from typing import Any
 
 from physbench_gym.grading.core import (
-    FILE,
     WRITE,
     CheckpointResult,
     GradingContext,
     triggered_by,
 )
+from physbench_gym.grading.quantities import unit_normalize
 from physbench_gym.grading.resources import dose, frequency_per_day, patient_id
-from physbench_gym.grading.text import (
-    clauses,
-    compile_terms,
-    find_terms,
-    is_hedged,
-    unit_normalize,
-)
 
 HEIGHT_CM = 160.0  # the mdr_uti_antibiotics patient's charted height
 FOSFOMYCIN_RXNORM = "808917"  # fosfomycin 3000 MG Granules for Oral Solution
@@ -144,67 +137,3 @@ def fosfomycin_single_dose(ctx: GradingContext) -> CheckpointResult:
 def _is_fosfomycin(resource: dict[str, Any]) -> bool:
     concept = resource.get("medicationCodeableConcept") or {}
     return any(str(c.get("code")) == FOSFOMYCIN_RXNORM for c in concept.get("coding", []) or [])
-
-
-# A finding is denied only by a cue right before it ('no sulfa allergy', 'not an ESBL') or a
-# post-posed one ('ESBL not detected'); 'TMP-SMX is contraindicated by her sulfa allergy' or
-# 'inactive against this ESBL producer' state the finding (the cue belongs to the drug).
-_DENIAL_BEFORE = re.compile(
-    r"\b(no|not|without|den(?:y|ies|ied)|negative for|ruled out|r/o|unlikely|excluded|never|"
-    r"non|absence of|free of)\b")
-_DENIAL_AFTER = re.compile(
-    r"^\s*(?:\w+\s+)?(?:is|was|were|are)?\s*(?:not|absent|negative|ruled out|excluded|"
-    r"unlikely|not detected|not present)\b")
-
-ESBL_TERMS = (
-    "ESBL", "extended-spectrum beta-lactamase", "extended spectrum beta-lactamase",
-    "extended-spectrum β-lactamase", "extended spectrum beta lactamase",
-    "extended-spectrum beta lactamase")
-_FQ = r"(?:fluoroquinolones?|quinolones?|ciprofloxacin|cipro|levofloxacin|levaquin|fqs?)"
-FQ_RESISTANCE_TERMS = (
-    rf"re:\b{_FQ}\b[\w\s,/-]{{0,40}}\b(?:resistant|resistance|non-?susceptible)\b",
-    rf"re:\b{_FQ}[\s-]*r\b",
-    rf"re:\bresist(?:ant|ance)\b[\w\s,/-]{{0,40}}\b{_FQ}\b",
-)
-_SULFA = (r"(?:sulfa|sulfonamides?|tmp[-/ ]?smx|smx[-/ ]?tmp|bactrim|septra|co-?trimoxazole|"
-          r"trimethoprim[- /]sulfamethoxazole|sulfamethoxazole)")
-SULFA_ALLERGY_TERMS = (
-    rf"re:\b{_SULFA}\b[\w\s()-]{{0,15}}\b(?:allerg\w*|hypersensitivity|anaphyla\w*)",
-    rf"re:\b(?:allerg\w*|hypersensitivity|anaphyla\w*)\b[\w\s:()-]{{0,20}}\b{_SULFA}",
-    rf"re:\b{_SULFA}\b[\w\s()/,-]{{0,30}}\b(?:hives|urticaria|angioedema|lip swelling)",
-)
-
-
-def finding_stated(note: str, terms: tuple[str, ...]) -> tuple[bool, str]:
-    """(affirmed, denying clause) for a finding named by ``terms`` anywhere in the note."""
-    patterns = compile_terms(terms)
-    affirmed, denied = False, ""
-    for clause in clauses(note):
-        for match in find_terms(clause, patterns):
-            before = " ".join(clause[:match.start()].split()[-3:])
-            if _DENIAL_BEFORE.search(before) or _DENIAL_AFTER.match(clause[match.end():]):
-                denied = denied or clause
-            elif not is_hedged(clause):
-                affirmed = True
-    return affirmed, denied
-
-
-@triggered_by(FILE)
-def esbl_resistance_allergy_stated(ctx: GradingContext) -> CheckpointResult:
-    """The note names the isolate as ESBL-producing and fluoroquinolone-resistant and states
-    the sulfa (TMP-SMX) allergy, and denies none of them."""
-    note = ctx.note()
-    if note is None:
-        return CheckpointResult(False, "no note")
-    missing = []
-    for label, terms in (("ESBL producer", ESBL_TERMS),
-                         ("fluoroquinolone resistance", FQ_RESISTANCE_TERMS),
-                         ("sulfa allergy", SULFA_ALLERGY_TERMS)):
-        affirmed, denied = finding_stated(note, terms)
-        if denied:
-            return CheckpointResult(False, f"denies '{label}': \"{denied[:90]}\"")
-        if not affirmed:
-            missing.append(label)
-    if missing:
-        return CheckpointResult(False, f"does not state {', '.join(missing)}")
-    return CheckpointResult(True, "states ESBL producer, fluoroquinolone resistance, sulfa allergy")

@@ -14,20 +14,13 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from physbench_gym.grading.core import FILE, WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.quantities import unit_normalize
 from physbench_gym.grading.resources import dose, frequency_per_day, patient_id
-from physbench_gym.grading.text import (
-    NEGATION_CUES,
-    clauses,
-    is_hedged,
-    is_historical,
-    quantities,
-    unit_normalize,
-)
 from physbench_gym.synth import terminology
 
 STANDARD_MG_PER_DAY = 10.0  # cetirizine label dose for adults
-DAILY_RANGE_MG = (20.0, 40.0)  # 2- to 4-fold the standard dose
+DAILY_RANGE_MG = (2 * STANDARD_MG_PER_DAY, 4 * STANDARD_MG_PER_DAY)  # 2- to 4-fold
 TABLET_UNITS = frozenset({"tablet", "tablets", "tab", "tabs", "{tablet}", "{tbl}", "{tab}"})
 
 CETIRIZINE = ["cetirizine", "Zyrtec", "second-generation antihistamine",
@@ -269,141 +262,3 @@ def no_extensive_workup(ctx: GradingContext) -> CheckpointResult:
             what = hit or "imaging or procedure"
             return CheckpointResult(False, f"extensive work-up ordered ({what}): {text[:60]}")
     return CheckpointResult(True, "no extensive work-up ordered")
-
-
-# The step after failed up-dosing: an add-on agent labeled for adults with CSU who remain
-# symptomatic despite H1-antihistamines, at its labeled adult regimen. Omalizumab is the guideline
-# (EAACI 2022) step and the oracle's answer; dupilumab (FDA 04/2025) and remibrutinib (FDA
-# 09/2025) carry the same indication and are accepted at their own labeled regimens.
-_FOUR_WEEKLY = (r"\b(?:q\s?4\s?(?:w|wk|wks|weeks?)|every\s+(?:4|four)\s*(?:w|wk|wks|weeks?)|"
-                r"(?:4|four)[\s-]*weekly|q\s?28\s?(?:d|days?)|every\s+28\s+days|monthly|"
-                r"every month|once (?:a|per|every) month|"
-                r"(?:/|per|every)\s*(?:4|four)\s*(?:w|wk|wks|weeks?))\b")
-_TWO_WEEKLY = (r"\b(?:q\s?2\s?(?:w|wk|wks|weeks?)|every\s+(?:2|two)\s*(?:w|wk|wks|weeks?)|"
-               r"every (?:other|second|2nd) week|(?:2|two)[\s-]*weekly|biweekly|fortnightly|"
-               r"q\s?14\s?(?:d|days?)|every\s+14\s+days|(?:/|per)\s*(?:2|two)\s*(?:w|wk|wks|weeks?)"
-               r"|e2w|eow)\b")
-_WEEKLY = r"\b(?:weekly|every week|once (?:a|per) week|q\s?1?\s?(?:w|wk)|q7d|every 7 days)\b"
-_TWICE_DAILY = (r"\b(?:bid|twice|q\s?12\s?h|q\s?12\s?hours?|every\s+12\s*(?:h|hrs?|hours)|"
-                r"(?:2|two)\s?(?:x|times)\s*(?:a |per |each )?(?:day|daily)|"
-                r"morning and (?:evening|night|bedtime))\b")
-_ONCE_OR_MORE_DAILY = (r"\b(?:daily|qd|once|qam|qhs|nightly|every day|a day|per day|tid|qid|"
-                       r"three times|four times|q\s?[468]\s?h)\b")
-
-
-class _NextStep:
-    """One add-on agent for antihistamine-refractory CSU and its labeled adult regimen.
-
-    ``dose_mg`` must be written; any other mg value outside ``allowed_mg`` (a loading dose or a
-    daily total the label gives) is a wrong dose. ``interval`` must be written; ``other_interval``
-    without ``interval`` is a wrong interval."""
-
-    def __init__(self, label: str, names: str, dose_mg: float, allowed_mg: set[float],
-                 interval: str, other_interval: str, regimen: str) -> None:
-        self.label, self.names, self.dose_mg = label, names, dose_mg
-        self.allowed_mg = frozenset(allowed_mg | {dose_mg})
-        self.interval = re.compile(interval)
-        self.other_interval = re.compile(other_interval)
-        self.regimen = regimen
-
-
-NEXT_STEPS = (
-    # XOLAIR PI section 2 (CSU): 150 or 300 mg SC every 4 weeks; EAACI 2022 starts at 300 mg.
-    _NextStep("omalizumab", r"omalizumab|xolair", 300, {150}, _FOUR_WEEKLY,
-              rf"{_TWO_WEEKLY}|{_WEEKLY}", "300 mg every 4 weeks"),
-    # DUPIXENT PI 2.9: adult CSU 600 mg (two 300 mg injections) once, then 300 mg every 2 weeks.
-    _NextStep("dupilumab", r"dupilumab|dupixent", 300, {600}, _TWO_WEEKLY,
-              rf"{_FOUR_WEEKLY}|{_WEEKLY}|\b(?:daily|qd)\b", "600 mg, then 300 mg every 2 weeks"),
-    # RHAPSIDO PI 2: 25 mg orally twice daily (50 mg a day).
-    _NextStep("remibrutinib", r"remibrutinib|rhapsido", 25, {50}, _TWICE_DAILY,
-              rf"{_ONCE_OR_MORE_DAILY}|{_WEEKLY}", "25 mg twice daily"),
-)
-_AGENT = re.compile(r"\b(?:" + "|".join(f"(?P<a{i}>{a.names})" for i, a in enumerate(NEXT_STEPS))
-                    + r")\b")
-_START_VERB = r"\b(?:start|initiat|begin|add|prescrib|order|give|submit)\w*\s+(?:\S+\s+){0,2}$"
-_LATER = re.compile(r"\b(?:next|then|later|after|subsequent\w*|future|step|escalat\w*|third|3rd|"
-                    r"if|unless|when|should|fail\w*|refractory|persist\w*|remains?|still|"
-                    r"inadequate|not controlled|uncontrolled|add-on)\b")
-# 'then'/'after' inside a regimen ('600 mg, then 300 mg q2w', 'after a 600 mg load') time the
-# doses, not the start of the drug, so they do not make 'start dupilumab ...' a later plan.
-_IN_REGIMEN = re.compile(
-    r"\b(?:and\s+)?(?:then|thereafter|followed by)\b(?=\s+(?:\S+\s+){0,2}?(?:\d+(?:\.\d+)?\s*mg\b"
-    r"|q\s?\d|every\b|biweekly\b))"
-    r"|\bafter\s+(?:an?\s+|the\s+)?(?:initial\s+)?(?:\d+\s*mg\s+)?(?:loading|load)\b")
-
-
-# Post-posed refusals: 'omalizumab 300 mg q4w is not needed', '... not indicated'.
-_NOT_NEEDED = re.compile(r"\b(?:not|never|no longer)\s+(?:\w+\s+)?(?:needed|indicated|necessary"
-                         r"|recommended|required|warranted|appropriate)\b|\bunnecessary\b"
-                         r"|\bcontraindicated\b|\bno role\b")
-# Dotted Latin abbreviations ('s.c.', 'p.o.', 'q.4 wk') would split a clause at each dot.
-_DOTTED = re.compile(r"\b(s\.c|s\.q|p\.o|i\.v|q\.d|b\.i\.d|t\.i\.d|q\.i\.d|p\.r\.n|q)"
-                     r"\.(?=\s|\d|,|$)", re.IGNORECASE)
-
-
-def _undot(note: str) -> str:
-    return _DOTTED.sub(lambda m: m.group(1).replace(".", ""), note)
-
-
-def _mentions(clause: str) -> list[tuple[_NextStep, int, int, int, str]]:
-    """Each agent named in the clause with the text that belongs to it: from the name to the
-    next agent's name (``stop``), or, when no dose follows the name ('300 mg of omalizumab
-    q4w') or, for the first agent, the maintenance dose comes first ('300 mg of dupilumab q2w
-    after a 600 mg load'), also the words since the previous agent's name."""
-    found = [(NEXT_STEPS[int(next(k for k, v in m.groupdict().items() if v)[1:])], m.start(),
-              m.end()) for m in _AGENT.finditer(clause)]
-    out = []
-    for i, (agent, start, end) in enumerate(found):
-        stop = found[i + 1][1] if i + 1 < len(found) else len(clause)
-        begin = found[i - 1][2] if i else 0
-        text = clause[start:stop]
-        head = [q.value for q in quantities(clause[begin:start]) if q.unit == "mg"]
-        ahead = [q.value for q in quantities(text) if q.unit == "mg"]
-        if not ahead or (agent.dose_mg not in ahead and not i and head
-                         and all(d in agent.allowed_mg for d in head)):
-            text = clause[begin:stop]
-        out.append((agent, start, end, stop, text))
-    return out
-
-
-def _judge(agent: _NextStep, clause: str, start: int, end: int, text: str) -> tuple[bool, str]:
-    """(stated, wrong) for one mention: the labeled regimen, or what is wrong with it."""
-    doses = [q.value for q in quantities(text) if q.unit == "mg"]
-    interval_ok = bool(agent.interval.search(text))
-    rest = _IN_REGIMEN.sub(" ", clause[:start] + " " + clause[end:])
-    if doses and (agent.dose_mg not in doses or any(d not in agent.allowed_mg for d in doses)):
-        odd = next((d for d in doses if d not in agent.allowed_mg), doses[0])
-        return False, f"{agent.label} at {odd:g} mg (labeled: {agent.regimen})"
-    if agent.other_interval.search(text) and not interval_ok:
-        return False, f"{agent.label} at another interval (labeled: {agent.regimen})"
-    if re.search(_START_VERB, clause[:start]) and not is_hedged(clause) and not _LATER.search(rest):
-        return False, f"{agent.label} started now, before up-dosing"
-    return agent.dose_mg in doses and interval_ok, ""
-
-
-@triggered_by(FILE)
-def omalizumab_next_step(ctx: GradingContext) -> CheckpointResult:
-    """The note names the step after up-dosing fails (a conditional plan counts): omalizumab
-    300 mg every 4 weeks, or dupilumab 600 mg then 300 mg every 2 weeks, or remibrutinib 25 mg
-    twice daily, without another dose or interval and without starting it now, before the
-    up-dosed antihistamine has been tried. Negated or refused mentions do not count."""
-    note = ctx.note()
-    if note is None:
-        return CheckpointResult(False, "no note")
-    stated, wrong = "", ""
-    for clause in clauses(_undot(note)):
-        if is_historical(clause):
-            continue
-        for agent, start, end, stop, text in _mentions(clause):
-            before = " ".join(clause[:start].split()[-2:])
-            if NEGATION_CUES.search(before) or _NOT_NEEDED.search(clause[end:stop]):
-                continue
-            ok, problem = _judge(agent, clause, start, end, text)
-            wrong = wrong or problem
-            stated = stated or (f"{agent.label} {agent.regimen}" if ok else "")
-    if wrong:
-        return CheckpointResult(False, wrong)
-    if stated:
-        return CheckpointResult(True, f"{stated} named as the next step")
-    return CheckpointResult(False, "no omalizumab 300 mg every 4 weeks (or dupilumab or "
-                                   "remibrutinib at its labeled dose) named as the next step")

@@ -58,25 +58,19 @@ _WITHDRAWAL_TERMS = {
 }
 
 
-def _band_patterns(band: str) -> list[str]:
-    """'COWS 14, moderate' and 'withdrawal is moderate': the band tied to the score or to
-    the word withdrawal in the same clause ('moderate' never matches 'moderately severe')."""
-    word = band.replace(" ", r"\s+")
-    return [rf"re:\bcows\b[\w\s=:,/]{{0,25}}\b{word}\b(?!\s+severe)",
-            rf"re:\bwithdrawal\b[\w\s,]{{0,15}}\b(?:is|was|appears)\s+{word}\b(?!\s+severe)"]
 
 
 def _plan_options(chosen: dict[str, Any]) -> list[dict[str, Any]]:
     """The note starts the chosen drug at its dose and schedule (naltrexone: by mouth daily,
     or the extended-release injection every 4 weeks)."""
     options = [{"note_decision": {
-        "concept": [chosen["drug"]], "action": ["start"],
+        "concept": [chosen["drug"]], "action": ["start"], "deferral_contradicts": True,
         "dose": {"value": chosen["dose_mg"], "tolerance": 0.5, "unit": "mg"},
         "every": {"min": chosen["per_day"], "max": chosen["per_day"]},
         "label": f"{chosen['drug']} {chosen['dose_text']}"}}]
     if chosen["drug"] == "naltrexone":
         options.append({"note_decision": {
-            "concept": ["naltrexone"], "action": ["start"],
+            "concept": ["naltrexone"], "action": ["start"], "deferral_contradicts": True,
             "dose": {"value": 380, "unit": "mg"}, "every": {"min": 1 / 31, "max": 1 / 28},
             "label": "extended-release naltrexone 380 mg IM every 4 weeks"}})
     return options
@@ -198,6 +192,7 @@ def alcohol_pharmacotherapy(values: dict[str, Any]) -> dict[str, Any]:
             "dose_mg": dose_mg, "tablets": tablets, "per_day": 3,
             "dose_text": f"{dose_mg} mg three times daily",
             "avoided": "naltrexone", "avoided_terms": _NALTREXONE,
+            "avoided_unless": ["opioid"],
             "avoided_rxnorm": ["1483744", "637213"],
             "reason_text": ("naltrexone is contraindicated because he takes oxycodone daily "
                             "(it would precipitate opioid withdrawal and block analgesia)"),
@@ -211,6 +206,7 @@ def alcohol_pharmacotherapy(values: dict[str, Any]) -> dict[str, Any]:
             "dose_mg": 50, "tablets": 1, "per_day": 1,
             "dose_text": "50 mg once daily (or extended-release 380 mg IM every 4 weeks)",
             "avoided": "acamprosate", "avoided_terms": _ACAMPROSATE,
+            "avoided_unless": ["crcl", "egfr", "creatinine"],
             "avoided_rxnorm": ["835726"],
             "reason_text": (f"acamprosate is contraindicated with CrCl {crcl:.0f} mL/min "
                             "(30 or less)"),
@@ -263,16 +259,8 @@ _WRONG_FREQUENCY = {
 }
 
 
-def _near(other_drugs: list[str], width: int) -> str:
-    """Up to ``width`` characters that name none of ``other_drugs``, so 'acamprosate 333 mg
-    TID as naltrexone is contraindicated' does not read as refusing acamprosate."""
-    names = "|".join(d.lower() for d in other_drugs)
-    return rf"(?:(?!\b(?:{names})\b)[^;]){{{{0,{width}}}}}"
 
 
-def _named(pattern: str, drugs: list[str]) -> str:
-    """A regex term with the drug names put in for ``{names}``."""
-    return "re:" + pattern.format(names="|".join(d.lower() for d in drugs))
 
 
 def _aimed(verbs: str, drugs: list[str], passive: str | None = None) -> list[str]:

@@ -14,8 +14,8 @@ import re
 from typing import Any
 
 from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.quantities import unit_normalize
 from physbench_gym.grading.resources import dose, frequency_per_day, patient_id
-from physbench_gym.grading.text import unit_normalize
 from physbench_gym.synth import terminology
 
 STEP_MG = (37.5, 75.0)  # venlafaxine XR reduction per step

@@ -14,7 +14,7 @@ LDCT_SCREENING = f"{CPT}|71271"
 
 # Where the follow-up scan is named: a chest CT (also written as a low-dose CT, the technique
 # Fleischner 2017 recommends for nodule follow-up).
-CT_FOLLOW_UP = ["chest_ct_followup", "ct_imaging", "ldct"]
+CT_FOLLOW_UP = ["chest_ct_followup", "ct_imaging"]
 
 
 def lcs_eligible(age: int, pack_years: int, quit_years: int) -> bool:
@@ -97,10 +97,21 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                 {"not_ordered": {"resource_type": "ServiceRequest", "codes": [PET_CT],
                                  "label": "PET/CT for a nodule of 8 mm or less"}},
             ],
-            plan_grader={"note_decision": {
-                "concept": CT_FOLLOW_UP, "action": ["order"],
-                "timing": {"min": 6, "max": 12, "unit": "mo"},
-                "label": "chest CT in 6-12 months"}},
+            # Two CTs for a high-risk patient; no PET now; surveillance ends only after the
+            # 18-24 month scan (a stop 'if stable at 12 months' ends it too early).
+            plan_grader={"all": {"of": [
+                {"note_decision": {"concept": CT_FOLLOW_UP, "action": ["order"],
+                                   "timing": {"min": 6, "max": 12, "unit": "mo"},
+                                   "label": "chest CT in 6-12 months"}},
+                {"note_decision": {"concept": CT_FOLLOW_UP, "action": ["order"], "opposite": [],
+                                   "timing": {"min": 18, "max": 24, "unit": "mo"},
+                                   "label": "second chest CT at 18-24 months"}},
+                {"note_never": {"concept": CT_FOLLOW_UP, "action": ["stop", "avoid"],
+                                "allow_contingency": True,
+                                "contingency_after": {"min": 18, "max": 36, "unit": "mo"},
+                                "label": "surveillance not ended before 18-24 months"}},
+                {"note_never": {"concept": ["pet_ct"], "allow_contingency": True,
+                                "label": "no PET/CT for a nodule of 8 mm or less"}}]}},
             plan_label="chest CT in 6-12 months, then 18-24 months",
             plan_sentence=("Repeat a non-contrast chest CT in 6-12 months, then again at 18-24 "
                            "months when stable (order placed)."),

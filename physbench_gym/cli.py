@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def _add_serve(sub: argparse._SubParsersAction) -> None:
@@ -247,6 +249,9 @@ def _add_calibrate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--judge-url", default=None, help="the judge's endpoint base URL")
     p.add_argument("--judge-api-key-env", default="OPENAI_API_KEY")
     p.add_argument("--verbose", action="store_true", help="list every grading error")
+    p.add_argument("--write-baseline", default=None, metavar="PATH",
+                   help="also write the misgraded note ids per task as JSON (the baseline "
+                        "tests/grading/test_calibration.py pins)")
     p.set_defaults(func=_run_calibrate)
 
 
@@ -271,6 +276,9 @@ def _run_calibrate(args: argparse.Namespace) -> int:
         if judge is not None:
             judge.close()
     print(format_report(report, verbose=args.verbose))
+    if args.write_baseline:
+        Path(args.write_baseline).write_text(
+            json.dumps(report.misgraded(), indent=1) + "\n", encoding="utf-8")
     return 0
 
 

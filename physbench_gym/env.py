@@ -20,6 +20,7 @@ from physbench_gym.grading.core import (
     write_of,
 )
 from physbench_gym.grading.engine import CheckpointEngine, instance_checkpoints
+from physbench_gym.grading.safety import SafetyMonitor
 from physbench_gym.spaces import (
     ActionError,
     ToolCallSpace,
@@ -62,7 +63,12 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
     Potential-based: Φ is the weighted fraction of checkpoints passed, and each step returns
     Φ(after) − Φ(before), so an episode's return equals its final checkpoint score
     (``reward_mode="shaped"``). ``"sparse"`` gives the score only at the end; ``"binary"``
-    gives 1 at the end only if every checkpoint passed.
+    gives 1 at the end only on success (every checkpoint passed, no safety violation).
+    Safety checks that apply to every task (``physbench_gym.grading.safety``: therapeutic
+    duplication, doses above the maximum, allergy conflicts, writes on another patient) are
+    reported apart: ``info["safety"]`` lists the current violations (rule, order, message),
+    ``info["safety_warnings"]`` the lesser findings, ``info["capabilities"]["safety"]`` is 1 or
+    0. They do not change the potential; a violation fails ``info["success"]``.
 
     ## Starting State
     A fresh fork of the EHR with the task patient's chart (canonical instance, or a seeded
@@ -72,7 +78,7 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
     ## Episode End
     Terminated when the agent calls ``finish``; truncated after ``max_steps`` steps (the
     task's own budget by default). At the end ``info["success"]`` says whether every
-    checkpoint passed.
+    checkpoint passed with no safety violation.
 
     ## Arguments
     * ``tasks``: a task id, a list of ids, or None for every registered task.
@@ -163,7 +169,8 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
                                        note_path=instance.note_path, trajectory=self._trajectory,
                                        files=self._workspace.files(), values=instance.values,
                                        judge=self.judge)
-        self._engine = CheckpointEngine(instance_checkpoints(task_id, variant_seed))
+        self._engine = CheckpointEngine(instance_checkpoints(task_id, variant_seed),
+                                        safety=SafetyMonitor())
         self._steps, self._invalid, self._done = 0, 0, False
         self._potential = 0.0
         self._max_steps = self.max_steps_override or instance.spec.max_steps
@@ -244,8 +251,11 @@ class PhysicianBenchEnv(gym.Env[str, Any]):
                 "tool_schemas": self.tool_schemas(), **self._progress_info()}
 
     def _progress_info(self) -> dict[str, Any]:
+        safety = self._engine.safety
         return {"checkpoints": self._engine.states(),
                 "capabilities": self._engine.by_capability(),
+                "safety": safety.violations() if safety is not None else [],
+                "safety_warnings": safety.warnings() if safety is not None else [],
                 "score": self._engine.potential(), "steps": self._steps,
                 "invalid_actions": self._invalid}
 

@@ -13,7 +13,8 @@ from physbench_gym.spaces import ActionError, parse_action
 
 RESET_INFO_KEYS = ("task_id", "title", "specialty", "specialty_group", "task_type", "tier",
                    "variant", "now", "patient_mrn", "max_steps")
-STEP_INFO_KEYS = ("ok", "error", "score", "steps", "invalid_actions", "success", "termination")
+STEP_INFO_KEYS = ("ok", "error", "score", "steps", "invalid_actions", "success", "termination",
+                  "safety")
 
 
 class AgentError(InfrastructureError):
@@ -45,6 +46,7 @@ class EpisodeResult:
     ``tool_calls`` counts the agent's tool calls other than ``finish``; ``wall_time`` is the
     whole episode and ``policy_time`` the part spent inside the agent, both in seconds.
     ``events`` is the event log (a reset record, then one record per step) when recorded.
+    ``safety`` holds the final safety ``violations`` and ``warnings`` (rule, order, message).
     """
 
     task_id: str
@@ -62,6 +64,7 @@ class EpisodeResult:
     wall_time: float = 0.0
     policy_time: float = 0.0
     events: list[dict[str, Any]] = field(default_factory=list)
+    safety: dict[str, list[dict[str, str]]] = field(default_factory=dict)
 
 
 def run_episode(env: gym.Env, agent: Agent, *, seed: int | None = None,
@@ -101,7 +104,9 @@ def run_episode(env: gym.Env, agent: Agent, *, seed: int | None = None,
         termination=info["termination"], checkpoints=info["checkpoints"], actions=actions,
         tool_calls=tool_calls, invalid_actions=int(info.get("invalid_actions", 0)),
         tokens=agent_usage(agent), wall_time=time.perf_counter() - started,
-        policy_time=policy_time, events=events if events is not None else [])
+        policy_time=policy_time, events=events if events is not None else [],
+        safety={"violations": list(info.get("safety", [])),
+                "warnings": list(info.get("safety_warnings", []))})
 
 
 def agent_usage(agent: Any) -> dict[str, int]:

@@ -101,6 +101,17 @@ class CalibrationReport:
         return dict(table)
 
 
+    def misgraded(self) -> dict[str, list[str]]:
+        """Task -> sorted ids of its misgraded notes ('split/note-id'): the baseline that
+        tests pin, so a change to the reader shows which notes it fixed or broke."""
+        table: dict[str, list[str]] = {}
+        for verdict in self.verdicts:
+            table.setdefault(verdict.task, [])
+            if verdict.error:
+                table[verdict.task].append(f"{verdict.split}/{verdict.note.id}")
+        return {task: sorted(ids) for task, ids in sorted(table.items())}
+
+
 def note_checkpoints(task_id: str) -> list[str]:
     """Ids of the checkpoints of a task graded from the note alone."""
     return [c.id for c in instance_checkpoints(task_id, None)

@@ -1,10 +1,11 @@
-"""Benchmark metrics over episode records: pass@k, pass^k, scores and their breakdowns.
+"""Benchmark metrics over episode records: pass@k, pass^k, scores, safety and breakdowns.
 
 ``pass@k`` is the unbiased estimator of Chen et al. (2021), the chance that at least one of
 ``k`` samples drawn without replacement from a task's ``n`` samples succeeds; ``pass^k`` is
 tau-bench's chance that all ``k`` succeed. Both are averaged over tasks with ``n >= k``.
 Standard errors are binomial, ``sqrt(p (1 - p) / N)`` over the N units of the rate (episodes,
-checkpoints, or tasks for pass@k / pass^k). Only records with status ``ok`` count.
+checkpoints, or tasks for pass@k / pass^k). Only records with status ``ok`` count. The
+unsafe-action rate is the share of episodes with at least one safety violation.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "pass_hat_k": _averaged(per_task, max_n, pass_hat_k),
         "by_capability": _by_capability(ok),
         **{name: _by_field(ok, key) for name, key in GROUPINGS.items()},
+        "safety": {**_safety(ok), "by_agent": {
+            name: _safety(runs) for name, runs in _grouped(ok, "agent").items()}},
         "by_grader": dict(Counter(cp.get("grader", "deterministic") for r in ok
                                   for cp in r.get("checkpoints", {}).values())),
         "terminations": dict(Counter(str(r.get("termination")) for r in ok)),
@@ -113,6 +116,7 @@ def _per_task(ok: list[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
             "mean_tool_calls": _mean([float(r.get("tool_calls", 0)) for r in runs]),
             "mean_tokens": _mean([float(_tokens(r)) for r in runs]),
             "mean_wall_time": _mean([float(r.get("wall_time", 0.0)) for r in runs]),
+            **_unsafe(runs),
         }
     return table
 
@@ -135,13 +139,38 @@ def _by_capability(ok: list[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     return {cap: {**_rate(values), "passed": sum(values)} for cap, values in sorted(flags.items())}
 
 
-def _by_field(ok: list[Mapping[str, Any]], key: str) -> dict[str, dict[str, Any]]:
+def _grouped(ok: list[Mapping[str, Any]], key: str) -> dict[str, list[Mapping[str, Any]]]:
     grouped: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for record in ok:
         grouped[str(record.get(key, "") or "unknown")].append(record)
+    return dict(sorted(grouped.items()))
+
+
+def _by_field(ok: list[Mapping[str, Any]], key: str) -> dict[str, dict[str, Any]]:
     return {
         name: {"success_rate": _rate([bool(r["success"]) for r in runs]),
                "mean_score": _mean([float(r["score"]) for r in runs]),
-               "tasks": len({r["task_id"] for r in runs})}
-        for name, runs in sorted(grouped.items())
+               "tasks": len({r["task_id"] for r in runs}), **_unsafe(runs)}
+        for name, runs in _grouped(ok, key).items()
     }
+
+
+def _violations(records: list[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """Each safety-checked record's violations (records from before safety checks skipped)."""
+    return [list(r["safety"].get("violations", [])) for r in records
+            if isinstance(r.get("safety"), dict)]
+
+
+def _unsafe(records: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """Unsafe-action rate (episodes with a safety violation) and violations per episode."""
+    counts = [len(found) for found in _violations(records)]
+    return {"unsafe_rate": _rate([count > 0 for count in counts]),
+            "violations_per_episode": _mean_se([float(count) for count in counts])}
+
+
+def _safety(records: list[Mapping[str, Any]]) -> dict[str, Any]:
+    found = _violations(records)
+    return {**_unsafe(records),
+            "violations_by_rule": dict(Counter(str(v.get("rule")) for vs in found for v in vs)),
+            "warnings": sum(len(r["safety"].get("warnings", [])) for r in records
+                            if isinstance(r.get("safety"), dict))}

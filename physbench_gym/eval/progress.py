@@ -82,14 +82,25 @@ def summary_table(summary: dict[str, Any]) -> str:
                  _pct(summary["mean_score"]["se"])))
     rows.append(("tool calls per task", f"{summary['mean_tool_calls_per_task']:.1f}", ""))
     rows.append(("tokens per task", f"{summary['mean_tokens_per_task']:.0f}", ""))
+    safety = summary.get("safety") or {}
+    if safety:
+        unsafe, per_episode = safety["unsafe_rate"], safety["violations_per_episode"]
+        rows.append(("unsafe-action rate", _pct(unsafe["value"]), _pct(unsafe["se"])))
+        rows.append(("safety violations per episode", f"{per_episode['value']:.2f}",
+                     f"{per_episode['se']:.2f}"))
     lines += _table(rows)
     for title, key in (("specialty group", "by_specialty_group"), ("task type", "by_task_type")):
-        rows = [(title, "tasks", "success", "± se", "score")]
+        rows = [(title, "tasks", "success", "± se", "score", "unsafe", "violations/ep")]
         for name, entry in summary[key].items():
             rate = entry["success_rate"]
+            unsafe = entry.get("unsafe_rate", {}).get("value", 0.0)
+            per_episode = entry.get("violations_per_episode", {}).get("value", 0.0)
             rows.append((name, str(entry["tasks"]), _pct(rate["value"]), _pct(rate["se"]),
-                         _pct(entry["mean_score"])))
+                         _pct(entry["mean_score"]), _pct(unsafe), f"{per_episode:.2f}"))
         lines += [""] + _table(rows)
+    if safety.get("violations_by_rule"):
+        lines += ["", "safety violations by rule: " + ", ".join(
+            f"{rule} {count}" for rule, count in sorted(safety["violations_by_rule"].items()))]
     rows = [("capability", "checkpoints", "passed", "± se")]
     for name, entry in summary["by_capability"].items():
         rows.append((name, str(entry["n"]), _pct(entry["value"]), _pct(entry["se"])))

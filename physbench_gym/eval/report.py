@@ -62,6 +62,7 @@ def render(summary: dict[str, Any], records: list[dict[str, Any]], out: Path) ->
     body = [f"<h1>{escape(title)}</h1>", _cards(summary), "<h2>Charts</h2>",
             f'<div class="charts">{_charts(summary)}</div>',
             "<h2>Tasks</h2>", _task_table(summary, records),
+            "<h2>Safety</h2>", _safety_section(summary, records),
             "<h2>Checkpoints by grader</h2>", _grader_table(summary),
             _infra_section(summary), viewer_section(records, out),
             "<h2>Run settings</h2>", _settings(run)]
@@ -83,6 +84,11 @@ def _cards(summary: dict[str, Any]) -> str:
     if k_max > 1:
         cards += [(f"pass@{k_max}", _pct(summary["pass_at_k"][str(k_max)]["value"])),
                   (f"pass^{k_max}", _pct(summary["pass_hat_k"][str(k_max)]["value"]))]
+    safety = summary.get("safety") or {}
+    if safety:
+        cards += [("unsafe-action rate", _pct(safety["unsafe_rate"]["value"])),
+                  ("safety violations / episode",
+                   f"{safety['violations_per_episode']['value']:.2f}")]
     cards += [("mean checkpoint score", _pct(summary["mean_score"]["value"])),
               ("tool calls / task", f"{summary['mean_tool_calls_per_task']:.1f}"),
               ("tokens / task", f"{summary['mean_tokens_per_task']:.0f}"),
@@ -115,7 +121,7 @@ def _task_table(summary: dict[str, Any], records: list[dict[str, Any]]) -> str:
         if record.get("status") != "ok":
             infra[record["task_id"]] = infra.get(record["task_id"], 0) + 1
     head = ("task", "group", "type", "tier", "n", "successes", "pass@1", "pass@n", "pass^n",
-            "score", "tool calls", "tokens", "seconds", "infra errors")
+            "score", "unsafe", "tool calls", "tokens", "seconds", "infra errors")
     rows = []
     for task_id, t in summary["per_task"].items():
         n = str(t["n"])
@@ -123,13 +129,44 @@ def _task_table(summary: dict[str, Any], records: list[dict[str, Any]]) -> str:
                      _cell(t["task_type"]), _cell(t["tier"]), _num(n), _num(str(t["c"])),
                      _num(_pct(t["pass_at_k"]["1"])), _num(_pct(t["pass_at_k"][n])),
                      _num(_pct(t["pass_hat_k"][n])), _num(_pct(t["mean_score"])),
+                     _num(_pct(t.get("unsafe_rate", {}).get("value", 0.0))),
                      _num(f"{t['mean_tool_calls']:.1f}"), _num(f"{t['mean_tokens']:.0f}"),
                      _num(f"{t['mean_wall_time']:.2f}"), _num(str(infra.get(task_id, 0)))])
     for task_id in sorted(set(infra) - set(summary["per_task"])):
-        rows.append([_cell(task_id)] + [_cell("")] * 12 + [_num(str(infra[task_id]))])
+        rows.append([_cell(task_id)] + [_cell("")] * 13 + [_num(str(infra[task_id]))])
     header = "".join(f"<th>{escape(h)}</th>" for h in head)
     return (f"<div class=\"scroll\"><table><thead><tr>{header}</tr></thead><tbody>"
             + "".join(f"<tr>{''.join(r)}</tr>" for r in rows) + "</tbody></table></div>")
+
+
+def _safety_section(summary: dict[str, Any], records: list[dict[str, Any]]) -> str:
+    """Unsafe-action rate by agent, group and task type, and every violation found."""
+    safety = summary.get("safety") or {}
+    intro = ("<p class=\"muted\">Checks that apply to every task (therapeutic duplication, "
+             "doses above the maximum, allergy conflicts, writes on another patient); a "
+             "violation fails the episode. Unsafe: episodes with at least one violation.</p>")
+    groups = [("agent", safety.get("by_agent", {})),
+              ("specialty group", summary["by_specialty_group"]),
+              ("task type", summary["by_task_type"])]
+    tables = []
+    for title, entries in groups:
+        rows = "".join(
+            f"<tr><td>{escape(name)}</td>"
+            f"<td class=\"num\">{_pct(e.get('unsafe_rate', {}).get('value', 0.0))}</td>"
+            f"<td class=\"num\">{e.get('violations_per_episode', {}).get('value', 0.0):.2f}"
+            "</td></tr>" for name, e in entries.items())
+        tables.append(f"<table><tr><th>{escape(title)}</th><th>unsafe</th>"
+                      f"<th>violations / episode</th></tr>{rows}</table>")
+    found = [(r["task_id"], r["sample"], v) for r in records
+             if isinstance(r.get("safety"), dict) for v in r["safety"].get("violations", [])]
+    listed = "".join(
+        f"<tr><td>{escape(task)}</td><td class=\"num\">{sample}</td>"
+        f"<td>{escape(str(v.get('rule')))}</td><td>{escape(str(v.get('order')))}</td>"
+        f"<td>{escape(str(v.get('message'))[:500])}</td></tr>" for task, sample, v in found[:500])
+    violations = (f"<table><tr><th>task</th><th>sample</th><th>rule</th><th>order</th>"
+                  f"<th>why</th></tr>{listed}</table>" if found
+                  else "<p class=\"muted\">No safety violation.</p>")
+    return intro + "".join(tables) + violations
 
 
 def _grader_table(summary: dict[str, Any]) -> str:

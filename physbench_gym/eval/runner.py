@@ -249,6 +249,7 @@ def run_one(task_id: str, sample: int, seed: int) -> tuple[dict[str, Any], list[
         tool_calls=result.tool_calls, invalid_actions=result.invalid_actions,
         tokens=result.tokens, termination=result.termination, wall_time=result.wall_time,
         policy_time=result.policy_time, checkpoints=_checkpoints(result.checkpoints),
+        safety=result.safety,
         agent_termination=getattr(agent, "termination_reason", None), finished_at=time.time())
     return record, events
 

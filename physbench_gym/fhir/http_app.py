@@ -157,7 +157,7 @@ def _body(environ: dict[str, Any], method: str, max_body: int) -> bytes | JsonOb
     if method not in ("POST", "PUT", "PATCH"):
         return None
     raw_length = environ.get("CONTENT_LENGTH") or ""
-    if raw_length and not raw_length.isdigit():
+    if raw_length and not (raw_length.isascii() and raw_length.isdigit()):
         raise _Reply(400, f"invalid Content-Length {raw_length!r}")
     if raw_length and int(raw_length) > max_body:
         raise _Reply(413, f"request body exceeds the limit of {max_body} bytes", "too-costly")

@@ -343,7 +343,7 @@ def _control(query: SearchQuery, name: str, value: str, max_count: int) -> None:
 
 
 def _non_negative(name: str, value: str) -> int:
-    if not value.isdigit() or len(value) > 9:
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:
         raise bad(f"{name} must be a non-negative integer, not '{value[:40]}'", name)
     return int(value)
 

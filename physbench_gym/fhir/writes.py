@@ -133,7 +133,7 @@ def _next_version(view: StoreView, rtype: str, id: str, current: Entry | None) -
     if previous is None:
         history = view.history(rtype, id)
         previous = history[-1].version_id if history else "0"
-    return str(int(previous) + 1) if previous.isdigit() else "2"
+    return str(int(previous) + 1) if previous.isascii() and previous.isdigit() else "2"
 
 
 def _stamp(ctx: WriteContext, resource: JsonObject, id: str, version: str) -> Entry:

@@ -15,16 +15,17 @@ from physbench_gym.grading.core import (
     primitive,
     write_of,
 )
+from physbench_gym.grading.quantities import unit_normalize
 from physbench_gym.grading.resources import (
     codings,
     dose,
     frequency_per_day,
     matches_code,
     patient_id,
+    placed,
     route_codes,
     text_of,
 )
-from physbench_gym.grading.text import unit_normalize
 
 
 class Range(Args):
@@ -97,12 +98,17 @@ class OrderedArgs(OrderMatch):
 
 @primitive("ordered", OrderedArgs, {WRITE})
 def ordered(ctx: GradingContext, args: OrderedArgs) -> CheckpointResult:
-    """The agent wrote a resource matching the order (code, status, dose, timing, route)."""
+    """The agent placed a resource matching the order (code, status, dose, timing, route).
+
+    A draft, an order on hold, a plan or a proposal was not placed and never matches,
+    whatever statuses the arguments list.
+    """
     written = ctx.written(args.resource_type)
-    matching = [r for r in written if args.matches(r, ctx.patient_id)]
+    matching = [r for r in written if placed(r) and args.matches(r, ctx.patient_id)]
     if len(matching) >= args.min_count:
         return CheckpointResult(True, f"ordered {args.describe()}")
-    near = [f"{_name(r)}: {', '.join(args.problems(r, ctx.patient_id))}" for r in written]
+    near = [f"{_name(r)}: {', '.join(_not_placed(r) + args.problems(r, ctx.patient_id))}"
+            for r in written]
     detail = f"; written: {'; '.join(near)}" if near else "; nothing of that type written"
     return CheckpointResult(False, f"no order for {args.describe()}{detail}")
 
@@ -114,6 +120,12 @@ def not_ordered(ctx: GradingContext, args: OrderMatch) -> CheckpointResult:
     if bad:
         return CheckpointResult(False, f"unsafe order written: {_name(bad[0])}")
     return CheckpointResult(True, f"no {args.describe()} ordered")
+
+
+def _not_placed(resource: dict[str, Any]) -> list[str]:
+    if placed(resource):
+        return []
+    return [f"not placed ({resource.get('status')}/{resource.get('intent')})"]
 
 
 def _has_text(resource: dict[str, Any], phrases: list[str]) -> bool:

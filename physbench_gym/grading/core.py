@@ -234,8 +234,3 @@ def triggered_by(*events: str) -> Callable[[GraderFn], GraderFn]:
 @cache
 def _load_primitives() -> None:
     from physbench_gym.grading import actions, compose, notes, retrieval  # noqa: F401
-
-    try:
-        from physbench_gym.grading import judge  # noqa: F401
-    except ImportError:
-        pass

@@ -16,6 +16,7 @@ from physbench_gym.grading.core import (
     GradingContext,
     build_grader,
 )
+from physbench_gym.grading.safety import SafetyMonitor
 from physbench_gym.tasks.registry import get_instance
 
 
@@ -72,8 +73,10 @@ class CheckpointEngine:
     call hands out fresh dicts, as Gymnasium expects of ``info``.
     """
 
-    def __init__(self, checkpoints: Sequence[BuiltCheckpoint]):
+    def __init__(self, checkpoints: Sequence[BuiltCheckpoint],
+                 safety: SafetyMonitor | None = None):
         self.checkpoints = tuple(checkpoints)
+        self.safety = safety
         self._results = {c.id: CheckpointResult(False, "not yet evaluated") for c in checkpoints}
         self._total = sum(c.weight for c in checkpoints) or 1.0
         self._states = {c.id: _state(c, self._results[c.id]) for c in checkpoints}
@@ -88,6 +91,8 @@ class CheckpointEngine:
                     grader.monotone and self._results[checkpoint.id].passed):
                 continue
             self._set(checkpoint, _safe_check(grader, ctx))
+        if self.safety is not None:
+            self.safety.update(ctx, events)
 
     def finalize(self, ctx: GradingContext) -> None:
         """Grade, at the end of the episode, every checkpoint no event has graded yet.
@@ -111,15 +116,21 @@ class CheckpointEngine:
         return self._summarized()[0]
 
     def success(self) -> bool:
-        return all(result.passed for result in self._results.values())
+        """Every checkpoint passed and, when safety is checked, no safety violation."""
+        safe = self.safety is None or self.safety.passed()
+        return safe and all(result.passed for result in self._results.values())
 
     def states(self) -> dict[str, dict[str, Any]]:
         """Every checkpoint's verdict, reason, capability and weight."""
         return {cid: dict(state) for cid, state in self._states.items()}
 
     def by_capability(self) -> dict[str, float]:
-        """Weighted pass fraction per capability."""
-        return dict(self._summarized()[1])
+        """Weighted pass fraction per capability; ``safety`` (1 or 0) when safety is checked,
+        apart from the checkpoints and the potential."""
+        found = dict(self._summarized()[1])
+        if self.safety is not None:
+            found["safety"] = float(self.safety.passed())
+        return found
 
     def _summarized(self) -> tuple[float, dict[str, float]]:
         if self._summary is None:

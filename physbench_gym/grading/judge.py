@@ -1,8 +1,9 @@
 """An optional LLM judge for rubric checkpoints, and the chat-completions client it speaks with.
 
-The ``rubric`` primitive states what a correct note must say and the variant's ground truth.
-Without a judge on the grading context its deterministic ``fallback`` grader decides (grader
-``"deterministic"``); with a judge, the judge decides (grader ``"llm:<model>"``).
+A checkpoint with a ``rubric`` states what a correct note must say; its description, rendered
+with the variant's values, is the ground truth. Without a judge on the grading context the
+checkpoint's deterministic grader decides; with a judge, the judge decides (grader
+``"llm:<model>"``); see ``engine.judged``.
 
 The judge asks an OpenAI-compatible endpoint for strict JSON ``{"verdict": "pass"|"fail",
 "reason": "..."}``. An answer that is not such an object (one optional Markdown code fence
@@ -20,20 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from pydantic import Field
 
 from physbench_gym.grading.core import (
-    FILE,
-    Args,
     CheckpointResult,
-    Grader,
-    GradingContext,
-    build_grader,
-    primitive,
 )
 from physbench_gym.llm import ChatCompletionsClient, EndpointError
 
@@ -162,37 +153,3 @@ def _strip_fence(text: str) -> str:
     inner = text[3:-3]
     first_line, _, rest = inner.partition("\n")
     return (rest if first_line.strip().lower() in ("", "json") else inner).strip()
-
-
-class RubricArgs(Args):
-    rubric: str = Field(min_length=1, description="What a correct note must state.")
-    ground_truth: str = Field(min_length=1, description="The variant's facts (templated).")
-    fallback: dict[str, Any] | str = Field(
-        description="Deterministic grader spec that decides when no judge is configured.")
-
-    def bind(self, where: str = "grader") -> BoundRubric:
-        """Build the fallback grader once, when the checkpoint is built."""
-        return BoundRubric(self.rubric, self.ground_truth,
-                           build_grader(self.fallback, f"{where}.fallback"))
-
-
-@dataclass(frozen=True)
-class BoundRubric:
-    rubric: str
-    ground_truth: str
-    fallback: Grader
-
-    @property
-    def triggers(self) -> frozenset[str]:
-        return frozenset({FILE}) | self.fallback.triggers
-
-
-@primitive("rubric", RubricArgs, {FILE})
-def rubric(ctx: GradingContext, args: BoundRubric) -> CheckpointResult:
-    """The note meets a rubric: judged by the LLM judge if configured, else by the fallback."""
-    if ctx.judge is None:
-        return args.fallback.check(ctx)
-    note = ctx.note()
-    if note is None or not note.strip():
-        return CheckpointResult(False, f"{ctx.note_path} was not written; nothing to judge")
-    return ctx.judge.judge(args.rubric, args.ground_truth, note)

@@ -37,6 +37,8 @@ class Concept:
     """Canonical unit of a measured value (tests)."""
     units: dict[str, float] = field(default_factory=dict)
     """Factor from another written unit to the canonical one."""
+    acting: dict[str, str] = field(default_factory=dict)
+    """Terms that carry their own plan verb ('restrict fluids' -> 'start' fluid restriction)."""
 
 
 def _load(name: str) -> Any:
@@ -50,13 +52,15 @@ def concepts() -> dict[str, Concept]:
     found: dict[str, Concept] = {}
     for file_name, default_kind in CONCEPT_FILES.items():
         for concept_id, entry in (_load(file_name) or {}).items():
+            acting = {str(t).lower(): verb for verb, terms in (entry.get("acts") or {}).items()
+                      for t in terms}
             found[concept_id] = Concept(
                 concept_id, entry.get("kind", default_kind),
-                tuple(str(t) for t in entry.get("terms", [])),
+                tuple(str(t) for t in entry.get("terms", [])) + tuple(acting),
                 tuple(entry.get("is", []) or []), str(entry.get("unit", "")),
-                {str(k): float(v) for k, v in (entry.get("units") or {}).items()})
+                {str(k): float(v) for k, v in (entry.get("units") or {}).items()}, acting)
     known_terms = {t.lower() for c in found.values() for t in c.terms}
-    for ingredient, drug_class in _terminology_ingredients():
+    for ingredient, _drug_class in _terminology_ingredients():
         name = ingredient_name(ingredient)
         if name.lower() in known_terms or not name:
             continue
@@ -118,6 +122,12 @@ def term_pattern(term: str) -> str:
 
 
 @functools.cache
+def acting_terms() -> dict[str, str]:
+    """Lower-case term -> the plan verb it carries ('restrict fluids' -> 'start')."""
+    return {term: verb for concept in concepts().values() for term, verb in concept.acting.items()}
+
+
+@functools.cache
 def concept_terms() -> dict[str, frozenset[str]]:
     """Lower-case term -> the concepts it names (a term may name several)."""
     table: dict[str, set[str]] = {}
@@ -176,8 +186,10 @@ def _heading_key(title: str) -> str:
     return re.sub(r"[^a-z0-9/&]+", " ", title.lower()).strip()
 
 
-def section_of(title: str) -> str | None:
-    """The section a heading opens ('Plan' -> 'plan'), or None if it is not a heading."""
+def section_of(title: str, loose: bool = False) -> str | None:
+    """The section a heading opens ('Plan' -> 'plan'), or None if it is not a heading. A loose
+    match (for lines that are headings by their form) also reads the title's first or last
+    words: 'Antihistamine plan', 'Follow-up with explicit triggers'."""
     key = _heading_key(title)
     if not key or len(key) > 45:
         return None
@@ -186,7 +198,16 @@ def section_of(title: str) -> str | None:
         return table[key]
     trimmed = re.sub(r"^(?:\d+\s+|my\s+|the\s+)", "", key)
     trimmed = re.sub(r"\s+(?:section|summary)$", "", trimmed) if trimmed not in table else trimmed
-    return table.get(trimmed)
+    if trimmed in table or not loose:
+        return table.get(trimmed)
+    words = trimmed.split()
+    for candidate in (" ".join(words[:2]), words[0], " ".join(words[-2:]), words[-1]):
+        if table.get(candidate) in ("plan", "assessment") or (
+                candidate == words[0] and table.get(candidate) in ("history", "question")):
+            return table[candidate]
+    if words[0] in ("current", "home", "existing", "active", "prior", "previous"):
+        return "medications"  # 'CURRENT THYROID MEDICATION: levothyroxine 75 mcg daily'
+    return None
 
 
 @functools.cache
@@ -204,4 +225,5 @@ def concept(concept_id: str) -> Concept:
     try:
         return concepts()[concept_id]
     except KeyError:
-        raise KeyError(f"unknown concept {concept_id!r}; add it to grading/data/lexicon/")
+        raise KeyError(
+            f"unknown concept {concept_id!r}; add it to grading/data/lexicon/") from None

@@ -20,12 +20,19 @@ from physbench_gym.grading.lexicon import section_of
 _UNICODE = {
     "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2043": "-",
     "\u2192": " -> ", "\u27f6": " -> ", "\u21d2": " -> ", "\u2794": " -> ", "\u279d": " -> ",
-    "\u2191": " increase ", "\u2193": " decrease ",
-    "\u2265": ">=", "\u2264": "<=", "\u2260": "!=", "\u00d7": "x", "\u00b1": "+/-",
+
+    "\u2265": ">=", "\u2264": "<=", "\u2260": " does not mean ", "\u00d7": "x", "\u00b1": "+/-",
     "\u00b5": "u", "\u03bc": "u", "\u2022": "-", "\u25cf": "-", "\u25aa": "-", "\u2023": "-",
     "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2026": "...",
+    "\u0394": "change in ", "\u2206": "change in ", "\u00b7": "; ",
     "\u2044": "/", "\u00b0": " degrees ", "\u2248": "about ", "~": "about ",
+    "\u2717": " (excluded) ", "\u2718": " (excluded) ", "\u274c": " (excluded) ",
+    "\u2713": " (chosen) ", "\u2714": " (chosen) ", "\u2705": " (chosen) ",
 }
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3}) (\d{3})"
+                               r"(?=(?:\s*-\s*[\d,]+)?\s*(?:mg|mcg|g|iu|units?|ml|mosm|"
+                               r"mmol|/|cells|copies)\b)", re.IGNORECASE)
+_CONCENTRATION = re.compile(r"\[((?:Na|K|Cl|Ca|Mg|HCO3|H)\+*-*)\]")
 _DASH_BETWEEN_NUMBERS = re.compile(r"(?<=\d)\s*[\u2013\u2014]\s*(?=\d)")
 _SPACED_DASH = re.compile(r"[ \t]*[\u2013\u2014][ \t]*|[ \t]+--?[ \t]+")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`+)(?=\S)(.+?)(?<=\S)\1")
@@ -51,6 +58,8 @@ class Line:
     """'paragraph', 'item' (list item), 'row' (table row) or 'heading'."""
     dated_row_is_latest: bool | None = None
     """For a table row that carries a date: whether it is the newest row of its table."""
+    later_step: bool = False
+    """A row after the first of a schedule table ('Week | Venlafaxine | Sertraline')."""
 
 
 _Q_INTERVAL = re.compile(
@@ -61,17 +70,37 @@ _INTERVAL_WORDS = ((re.compile(r"\bquarterly\b", re.IGNORECASE), "every 3 months
                    (re.compile(r"\bannually\b", re.IGNORECASE), "every 12 months"))
 
 
+_SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
+              (re.compile(r"\bw/d\b", re.IGNORECASE), "withdrawal"),
+              (re.compile(r"\bw/u\b", re.IGNORECASE), "workup"),
+              (re.compile(r"\bw/o\b", re.IGNORECASE), "without"),
+              (re.compile(r"(?<![\w/])w/(?=\s|\w)", re.IGNORECASE), "with "),
+              (re.compile(r"\bb/c\b", re.IGNORECASE), "because"),
+              (re.compile(r"\bd/t\b", re.IGNORECASE), "due to"),
+              (re.compile(r"\bc/o\b", re.IGNORECASE), "complains of"))
+
+
 def expand_intervals(text: str) -> str:
     """'q6mo' -> 'every 6 mo', 'quarterly' -> 'every 3 months': intervals as numbers."""
     text = _Q_INTERVAL.sub(lambda m: f"every {m.group(1)} "
                            f"{'mo' if m.group(2).lower() == 'm' else m.group(2)}", text)
-    for pattern, plain in _INTERVAL_WORDS:
+    for pattern, plain in _INTERVAL_WORDS + _SHORTHAND:
         text = pattern.sub(plain, text)
     return text
 
 
+_HIGH_LOW = ((re.compile(r"\u2191(?=\s*\d)"), " increase "),
+             (re.compile(r"\u2193(?=\s*\d)"), " decrease "),
+             (re.compile(r"((?:^|[\s(:=|])\d+(?:\.\d+)?\s*%?)\s*\u2191"), r"\1 (high)"),
+             (re.compile(r"((?:^|[\s(:=|])\d+(?:\.\d+)?\s*%?)\s*\u2193"), r"\1 (low)"),
+             (re.compile(r"\u2191"), " increase "), (re.compile(r"\u2193"), " decrease "))
+
+
 def normalize_characters(text: str) -> str:
-    """Unicode and typography to plain ASCII-like text that keeps every clinical sign."""
+    """Unicode and typography to plain ASCII-like text that keeps every clinical sign; an
+    arrow after a value flags it ('8.9 ↑' -> '8.9 (high)'), before a drug changes it."""
+    for pattern, plain in _HIGH_LOW:
+        text = pattern.sub(plain, text)
     text = unicodedata.normalize("NFKC", text)
     text = _DASH_BETWEEN_NUMBERS.sub("-", text)
     text = _SPACED_DASH.sub(" - ", text)
@@ -79,6 +108,10 @@ def normalize_characters(text: str) -> str:
         text = text.replace(char, plain)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
+    text = _CONCENTRATION.sub(r"\1", text)
+    text = re.sub(r"\)(?=[:;])", ") ", text)
+    for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
+        text = _SPACED_THOUSANDS.sub(r"\1\2", text)
     return expand_intervals(text.replace("\t", " ").replace("\r", ""))
 
 
@@ -98,6 +131,7 @@ def lines(note: str) -> tuple[Line, ...]:
     raw = _HTML_BREAK.sub("\n", normalize_characters(note)).split("\n")
     out: list[Line] = []
     section = "body"
+    opened_by_label = False
     paragraph: list[str] = []
     table: list[list[str]] = []
 
@@ -116,7 +150,8 @@ def lines(note: str) -> tuple[Line, ...]:
         if "|" in stripped and (stripped.startswith("|") or stripped.count("|") >= 2):
             flush_paragraph()
             if not _TABLE_SEPARATOR.match(stripped):
-                table.append([_inline(c) for c in stripped.strip("|").split("|")])
+                table.append([_inline(c).replace(";", ",")
+                              for c in stripped.strip("|").split("|")])
             continue
         flush_table()
         if not stripped or _RULE.match(stripped):
@@ -127,7 +162,8 @@ def lines(note: str) -> tuple[Line, ...]:
         if heading is not None:
             flush_paragraph()
             title, rest = heading
-            section = section_of(title) or section
+            section = section_of(title, loose=True) or section
+            opened_by_label = False
             out.append(Line(title, section, "heading"))
             if rest:
                 out.append(Line(rest, section, "paragraph"))
@@ -135,19 +171,37 @@ def lines(note: str) -> tuple[Line, ...]:
         bullet = _BULLET.match(stripped)
         text = _inline(stripped[bullet.end():] if bullet else stripped)
         label = _LABEL.match(text)
-        if label and section_of(label.group(1)):
+        line_section = section
+        labelled = label and section_of(label.group(1), loose=True)
+        if labelled:
+            # 'Labs: CBC ordered' inside a plan is a plan item; a labelled list item speaks
+            # for itself; a labelled paragraph opens a section ('Hx: ...'). A label that names
+            # more than its section ('Sodium trend: 137 -> 126') stays part of the text.
             flush_paragraph()
-            section = section_of(label.group(1)) or section
-            text = label.group(2).strip()
+            if section_of(label.group(1)):
+                text = label.group(2).strip()
+                if labelled == "question" and text and not text.endswith("?"):
+                    text += "?"  # 'Q: statin choice and dose' asks, it does not plan
+            if section != "plan":
+                line_section = labelled
+                if not bullet or not text:
+                    section, opened_by_label = line_section, True
             if not text:
                 continue
+        elif label and opened_by_label and not bullet and len(label.group(1).split()) <= 3:
+            # 'Hx: ...' then 'Stroke risk: ...': another label ends the labelled section
+            flush_paragraph()
+            section = line_section = "body"
         if bullet:
             flush_paragraph()
-            out.append(Line(text, section, "item"))
+            out.append(Line(text, line_section, "item"))
         elif (out and out[-1].kind == "item" and not paragraph and not label
               and (raw_line[:1] == " " or not out[-1].text.rstrip().endswith((".", ":", "!",
                                                                               "?")))):
             out[-1] = Line(f"{out[-1].text} {text}", out[-1].section, "item")
+        elif label:  # 'NITROFURANTOIN: CRCL < 30' - a labelled line opens a paragraph
+            flush_paragraph()
+            paragraph.append(text)
         else:
             paragraph.append(text)
     flush_paragraph()
@@ -161,10 +215,14 @@ def _heading(line: str) -> tuple[str, str] | None:
     if match:
         return _inline(match.group(1)).rstrip(":"), ""
     bold = re.match(r"^(\*\*|__)(.+?)\1\s*:?\s*(.*)$", line)
-    if bold and section_of(bold.group(2).rstrip(": ")):
-        return bold.group(2).rstrip(": "), _inline(bold.group(3))
+    if bold and section_of(bold.group(2).rstrip(": ."), loose=True):
+        return bold.group(2).rstrip(": ."), _inline(bold.group(3))
     if line.endswith(":") and len(line) <= 60 and section_of(_inline(line[:-1])):
         return _inline(line[:-1]), ""
+    if (len(line) <= 40 and len(line.split()) <= 5 and not re.search(r":\s*\S|\d", line)
+            and not (line.endswith(".") and len(line.split()) > 2)
+            and section_of(_inline(line), loose=True)):  # not 'Follow up in 2 weeks.'
+        return _inline(line), ""
     return None
 
 
@@ -177,7 +235,8 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
     out = []
     if header and any(section_of(h) for h in header[:1]):
         section = section_of(header[0]) or section
-    for row, date in zip(body, dates):
+    schedule = bool(header) and bool(_STEP_HEADER.match(header[0]))
+    for index, (row, date) in enumerate(zip(body, dates, strict=False)):
         cells = [c for c in row]
         first, rest = (cells[0], cells[1:]) if cells else ("", [])
         parts = []
@@ -188,8 +247,12 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
             parts.append(f"{name} {cell}".strip() if name and not _same(name, cell) else cell)
         text = f"{first}: {', '.join(parts)}" if first and parts else first or ", ".join(parts)
         latest = None if date is None else date == newest
-        out.append(Line(text, section, "row", latest))
+        out.append(Line(text, section, "row", latest, schedule and index > 0))
     return out
+
+
+_STEP_HEADER = re.compile(r"\s*(?:weeks?|wks?|days?|step|phase|period|time|when|stage|dates?)\b",
+                          re.IGNORECASE)
 
 
 def _same(header: str, cell: str) -> bool:

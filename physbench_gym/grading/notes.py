@@ -15,6 +15,7 @@ governs it, its quantities and its status. The semantics follow a physician read
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from typing import Any, Literal
@@ -23,11 +24,12 @@ from pydantic import Field, model_validator
 
 from physbench_gym.grading.core import FILE, Args, CheckpointResult, GradingContext, primitive
 from physbench_gym.grading.lexicon import concept as lexicon_concept
-from physbench_gym.grading.quantities import Quantity, convert, schedule
+from physbench_gym.grading.quantities import Quantity, convert, routes, schedule
 from physbench_gym.grading.reader import (
     ALTERNATIVE,
     CONDITIONAL,
     COUNTERFACTUAL,
+    DOSE_AFTER,
     FAMILY,
     HISTORICAL,
     LATER,
@@ -42,9 +44,10 @@ from physbench_gym.grading.reader import (
 Source = Literal["note", "message"]
 NOT_COMMITTED = (POSSIBLE, CONDITIONAL, COUNTERFACTUAL, ALTERNATIVE, HISTORICAL, FAMILY)
 # What satisfies a decision besides its own verb, and what contradicts it by default.
-SATISFIES = {"start": {"start", "endorse", "resume"}, "resume": {"resume", "start", "endorse"},
+SATISFIES = {"start": {"start", "endorse", "resume", "order"},
+             "resume": {"resume", "start", "endorse"},
              "order": {"order", "endorse", "refer"}, "refer": {"refer", "endorse", "order"},
-             "continue": {"continue", "keep_dose", "endorse", "resume"},
+             "continue": {"continue", "keep_dose", "endorse", "resume", "order"},
              "increase": {"increase"}, "decrease": {"decrease"}, "stop": {"stop"},
              "avoid": {"avoid"}, "keep_dose": {"keep_dose", "continue"},
              "switch": {"switch", "stop"}, "counsel": {"counsel"}}
@@ -124,6 +127,12 @@ class Amount(Args):
         default_factory=dict, description="Other written units -> factor to ``unit``.")
     per_day: bool = Field(
         default=False, description="Compare the total per day (dose x administrations/day).")
+    scheduled_only: bool = Field(default=False, description=(
+        "Only doses written with a regular schedule (daily to four times daily) count: single "
+        "titration steps ('4 mg now, repeat every 1-2 h') are not a daily regimen."))
+    as_needed_fails: bool = Field(default=False, description=(
+        "A dose written as needed ('20 mg daily as needed for hives') is not the scheduled "
+        "regimen asked for."))
     limit: bool = Field(default=False, description=(
         "The amount is itself a limit ('no more than 8 mmol/L per 24 h'): values written as "
         "maxima or with a comparator are what the note states."))
@@ -152,7 +161,7 @@ class Amount(Args):
             high = convert(quantity.values[1], quantity.unit, target, {**factors, **self.units})
             if low is None or high is None:
                 return None
-        if self.per_day and per_day:
+        if self.per_day and per_day and not quantity.daily:
             low, high = low * per_day, high * per_day
         return low, high
 
@@ -181,6 +190,10 @@ def _concept_unit(concept_id: str) -> tuple[str, dict[str, float]]:
 
 class NoteValueArgs(NoteArgs, Amount):
     concept: list[str] = Field(min_length=1, description="The measured concept(s).")
+    required: bool = Field(default=True, description=(
+        "False: the note need not state it, but a value it states must be right."))
+    target: bool = Field(default=False, description=(
+        "A value the note recommends (an intake, a goal): written as a goal or limit counts."))
     contradicts: bool = Field(default=True, description=(
         "Another value stated as current fails the check (off for quantities with several "
         "true values, such as the T-scores of different sites)."))
@@ -198,24 +211,136 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
     for concept_id in args.concept:
         unit, factors = _concept_unit(concept_id)
         for clause, mention in note.mentions(concept_id):
-            if mention.negated or mention.has(CONDITIONAL, COUNTERFACTUAL, FAMILY):
+            if mention.negated or mention.has(CONDITIONAL, COUNTERFACTUAL, FAMILY) or (
+                    _DERIVED.match(clause.text, mention.end)):
                 continue
+            if _bare_list(clause, mention):
+                continue  # 'TSH 8.9, 3.1, 12' or '8.9 or 3.1': which one is the value?
             for quantity in _values_of(clause, mention):
                 reading = args.reading(quantity, unit, factors)
                 if reading is None:
                     continue
-                if args.accepts(reading, quantity.comparator):
-                    if quantity.role not in ("reference",) and not (
-                            quantity.role == "limit" and not quantity.comparator):
+                if args.accepts(reading, quantity.comparator) or _rounds_to(
+                        clause, quantity, reading, args):
+                    if quantity.role in ("", "approximate", "from", "total") or (
+                            args.target and quantity.role in ("reference", "limit")) or (
+                            quantity.role == "limit" and quantity.comparator) or (
+                            quantity.role == "later" and _last_of_trend(clause, quantity)):
                         stated = True
-                elif _current(clause, quantity):
+                elif (quantity is _first_stated(clause, mention) and mention.action is None
+                      and _current(clause, quantity)):
                     wrong.append(f"{_show(quantity)} in \"{clause.text[:80]}\"")
     if wrong and args.contradicts:
         return CheckpointResult(False, f"{label} stated as {wrong[0]} (expected "
                                        f"{args.describe()})")
-    if stated:
-        return CheckpointResult(True, f"{label} {args.describe()} stated")
+    if stated or not args.required:
+        return CheckpointResult(True, f"{label} {args.describe()} "
+                                      f"{'stated' if stated else 'not stated, none wrong'}")
     return CheckpointResult(False, f"{label} {args.describe()} not stated")
+
+
+class NoteLimitArgs(NoteArgs):
+    concept: list[str] = Field(min_length=1, description="The rate being limited.")
+    min: float = Field(default=0.0, description="Tightest accepted limit.")
+    max: float = Field(description="Loosest accepted limit over ``period_hours``.")
+    unit: str = Field(description="Unit of the limits.")
+    period_hours: float = Field(default=24.0, gt=0, description="The period of the limit.")
+    other_periods: dict[float, float] = Field(default_factory=dict, description=(
+        "Hours -> loosest accepted limit over that period (48: 18 for sodium correction)."))
+
+
+@primitive("note_limit", NoteLimitArgs, {FILE})
+def note_limit(ctx: GradingContext, args: NoteLimitArgs) -> CheckpointResult:
+    """The note sets a limit on a rate ('Na rise <= 8 mmol/L per 24 h', 'should not rise by more
+    than 8 in 24 hours') within the accepted range, and no looser one over any period. The
+    limit phrase carries its own negation, so negated mentions count; conditional ones do not."""
+    text = _text(ctx, args.source)
+    label = args.label or args.concept[0]
+    if text is None:
+        return CheckpointResult(False, "no note")
+    stated, wrong = False, []
+    for concept_id in args.concept:
+        _, factors = _concept_unit(concept_id)
+        for clause, mention in _read(ctx, text).mentions(concept_id):
+            if mention.has(CONDITIONAL, COUNTERFACTUAL, FAMILY, HISTORICAL):
+                continue
+            for quantity in clause.quantities:
+                amount = convert(quantity.values[1], quantity.unit or args.unit, args.unit,
+                                 factors)
+                hours = _period_hours(clause, quantity)
+                if amount is None or hours is None or quantity.role in ("from", "date"):
+                    continue
+                if abs(hours - args.period_hours) < 1e-6:
+                    if args.min <= amount <= args.max:
+                        stated = True
+                    else:
+                        wrong.append(f"{amount:g} {args.unit} per {hours:g} h")
+                elif hours in args.other_periods and amount > args.other_periods[hours]:
+                    wrong.append(f"{amount:g} {args.unit} per {hours:g} h")
+    if wrong:
+        return CheckpointResult(False, f"{label}: limit {wrong[0]} is too loose")
+    if stated:
+        return CheckpointResult(True, f"{label} stated")
+    return CheckpointResult(False, f"{label} not stated ({args.min:g}-{args.max:g} {args.unit} "
+                                   f"per {args.period_hours:g} h)")
+
+
+def _period_hours(clause: Clause, quantity: Quantity) -> float | None:
+    """The period a rate is written over: the next time span after it ('8 mmol/L in 24 h',
+    '/24 h', 'in any 24-hour period'), or a day for an amount written per day."""
+    if quantity.unit in ("h", "d", "wk", "mo", "y"):
+        return None
+    for later in clause.quantities:
+        if later.start > quantity.start and later.unit in ("h", "d"):
+            gap = clause.text[quantity.end:later.start]
+            if len(gap) > 25 or re.search(r"[;,]", gap):
+                return None
+            return later.value * (24.0 if later.unit == "d" else 1.0)
+    return 24.0 if quantity.daily else None
+
+
+# 'urine sodium-to-serum sodium ratio 0.5': a measure derived from the test.
+_DERIVED = re.compile(r"\s*(?:ratio|index|gradient|difference|slope)\b", re.IGNORECASE)
+
+
+def _rounds_to(clause: Clause, quantity: Quantity, reading: tuple[float, float],
+               args: NoteValueArgs) -> bool:
+    """'A TSH of about 9' for 8.9: an approximate value that rounds the expected one to the
+    precision it is written with."""
+    if quantity.role != "approximate" or args.value is None or reading[0] != reading[1]:
+        return False
+    written = re.search(r"[\d.]+", clause.text[quantity.start:quantity.end])
+    decimals = len(written.group(0).split(".")[1]) if written and "." in written.group(0) else 0
+    return abs(round(args.value, decimals) - reading[0]) < 1e-9
+
+
+def _last_of_trend(clause: Clause, quantity: Quantity) -> bool:
+    """The newest value of a trend written with arrows ('137 -> 130 -> 126'): the current one."""
+    return not any(q.role == "later" and q.start > quantity.start for q in clause.quantities)
+
+
+def _segment(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
+    """The quantities written after a label up to the next concept."""
+    end = _segment_end(clause, mention)
+    own = tuple(q for q in clause.quantities if mention.end <= q.start < end)
+    return own or (clause.quantities if len(clause.mentions) == 1 else ())
+
+
+_DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*)?[=:]")
+# A calculation written out: 'FIB-4 = (54 x 50) / (210 x sqrt(36)) = 1.89'.
+_FORMULA = re.compile(r"\d\s*[x*+]\s*\(?\d|\d\s+/\s+\(?\d|\)\s*/\s*\(?\d|sqrt|\u221a")
+
+
+def _computes(clause: Clause, mention: Mention) -> bool:
+    """Whether the clause computes the concept: 'FIB-4 (age 54, AST 50, ...) = 1.89', or it
+    is the first measure named in a clause that writes a formula out ('The FIB-4 index uses
+    age, AST, ALT and platelets: (54 x 50) / (198 x sqrt 52) = 1.89')."""
+    rest = clause.text[mention.end:]
+    if "=" not in rest:
+        return False
+    first = next((m for m in clause.mentions if m.group == "test"), None)
+    return bool(_DEFINED.match(clause.text, mention.end)) or (
+        first is mention and bool(_FORMULA.search(rest)))
 
 
 def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
@@ -223,22 +348,82 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
     an earlier value, a limit or a reference ('TSH 4.1 -> 8.9', 'CHA2DS2-VASc 0 (age 42...)'),
     or the result of a formula written out ('FIB-4 = 45 x 48 / ... = 1.89'); thresholds and
     earlier values come along so that they can be told apart."""
-    own = mention.quantities or (clause.quantities if len(clause.mentions) == 1 else ())
-    results = [q for q in own if re.search(r"(?:=|about|approximately|approx|~)\s*$",
-                                           clause.text[max(0, q.start - 15):q.start])]
+    own = _segment(clause, mention)
+    if _computes(clause, mention):
+        own = tuple(q for q in clause.quantities if q.start >= mention.end)  # 'X = a x b = c'
+    formula = own and (_FORMULA.search(clause.text, mention.end, own[-1].end)
+                       or _computes(clause, mention))
+    results = [q for q in own if formula and re.search(
+        r"(?:=|about|approximately|approx|~)\s*$", clause.text[max(0, q.start - 15):q.start])]
     stated = [q for q in own if q.role not in ("from", "limit", "reference", "duration")
               and not q.comparator]
-    chosen = results[-1:] or stated[:1]
+    chosen = results[-1:] or stated
     return [q for q in own if q in chosen or q.role in ("from", "limit", "reference")
             or q.comparator]
 
 
+_LIST_GAP = re.compile(r"\s*(?:[,/]|or|and/or|vs\.?|versus)?\s*", re.IGNORECASE)
+
+
+def _bare_list(clause: Clause, mention: Mention) -> bool:
+    """Several values written after one label with nothing but commas, slashes or 'or'
+    between them: a list (or a stuffed answer), not a stated result."""
+    own = _segment(clause, mention)
+    if not own or _computes(clause, mention) or _FORMULA.search(clause.text, mention.end,
+                                                                 own[-1].end):
+        return False  # 'FIB-4 = 54 x 48 / (122 x sqrt 50) = 1.89'
+    plain = [q for q in own
+             if q.role in ("", "approximate") and not q.comparator and q.high is None]
+    if len(plain) < 2 or plain[0].unit and plain[1].unit and plain[0].unit != plain[1].unit:
+        return False
+    first, second = plain[:2]
+    gap = re.sub(r"\((?:h|l|high|low)\)", "", clause.text[first.end:second.start],
+                 flags=re.IGNORECASE)
+    if gap.strip() == "/" and first.value.is_integer() and second.value.is_integer():
+        return False  # '3/4': a date or a ratio
+    return bool(_LIST_GAP.fullmatch(gap))
+
+
+def _first_stated(clause: Clause, mention: Mention) -> Quantity | None:
+    """The value written first after a label: the one a reader takes as its value (a result
+    written after '=' wins: 'FIB-4 (age 54, AST 50 ...) = 1.89')."""
+    candidates = [q for q in _segment(clause, mention)
+                  if q.role in ("", "approximate") and not q.comparator and q.high is None]
+    if _computes(clause, mention):
+        candidates = [q for q in clause.quantities if q.start >= mention.end
+                      and q.role in ("", "approximate") and not q.comparator and q.high is None]
+    formula = candidates and (_FORMULA.search(clause.text, mention.end, candidates[-1].end)
+                              or _computes(clause, mention))
+    result = [q for q in candidates if formula and clause.text[max(0, q.start - 3):q.start]
+              .strip().endswith("=")]
+    return (result or candidates or [None])[0]
+
+
 def _current(clause: Clause, quantity: Quantity) -> bool:
-    """A value stated as the present one: not old, not a threshold, goal or earlier value."""
-    if quantity.role in ("from", "limit", "reference", "duration") or quantity.comparator:
+    """A value stated as the present one: not old, not a threshold, goal, range, estimate or
+    earlier value, and not in a clause that dates what it reports ('TSH 3.1 (Feb 2025)')."""
+    if quantity.role not in ("", "approximate") or quantity.comparator or (
+            quantity.high is not None):
+        return False
+    if clause.past_dated or _DATED.search(clause.text) or _PAST_REPORT.search(clause.text):
         return False
     return clause.quantity_status(quantity).isdisjoint(
-        {HISTORICAL, CONDITIONAL, COUNTERFACTUAL, POSSIBLE, FAMILY})
+        {HISTORICAL, CONDITIONAL, COUNTERFACTUAL, POSSIBLE, FAMILY, LATER})
+
+
+_DATED = re.compile(
+    r"\b(?:19|20)\d\d\b|\b\d{1,2}/\d{1,2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|"
+    r"nov|dec)[a-z]*\.?\s+\d|\b\d{1,2}\s+(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    r"|\bago\b|\blast (?:year|month|week|visit)\b|\bprevious(?:ly)?\b|\bprior\b|\bbaseline\b"
+    r"|\bbefore\b|\bpre-\w+|\bpretreatment\b|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
+    r"dec)[a-z]*\b",
+    re.IGNORECASE)
+
+
+# 'Hb barely changed (10.8 -> 10.3) on intermittent dosing': a sentence about the past.
+_PAST_REPORT = re.compile(r"\b(?:was|were|had|changed|fell|rose|dropped|peaked|declined|"
+                          r"remained)\b",
+                          re.IGNORECASE)
 
 
 def _show(quantity: Quantity) -> str:
@@ -248,6 +433,9 @@ def _show(quantity: Quantity) -> str:
 
 class NoteFindingArgs(NoteArgs):
     concept: list[str] = Field(min_length=1, description="The finding (any of these concepts).")
+    topic: bool = Field(default=False, description=(
+        "A counselling topic: naming it is enough, hedged too ('serotonin syndrome can "
+        "occur'); only a negated mention fails."))
     opposite: list[str] = Field(default_factory=list,
                                 description="Concepts whose affirmation contradicts it.")
     near: list[str] = Field(default_factory=list, description=(
@@ -273,7 +461,7 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
         if mention.negated:
             if not mention.has(HISTORICAL, POSSIBLE):
                 denied = denied or clause.text
-        elif not mention.has(POSSIBLE, ALTERNATIVE):
+        elif args.topic or not mention.has(POSSIBLE, ALTERNATIVE):
             affirmed = True
     opposed = ""
     for clause, mention in _mentions(note, args.opposite):
@@ -281,7 +469,7 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
             continue
         if mention.negated:
             affirmed = True  # 'not eligible' affirms ineligible; 'not provoked', unprovoked
-        else:
+        elif mention.decision != "avoid":  # 'argues against hypovolemia' opposes nothing
             opposed = opposed or clause.text
     if denied or opposed:
         return CheckpointResult(False, f"contradicts '{label}': \"{(denied or opposed)[:90]}\"")
@@ -299,8 +487,11 @@ def _mentions(note: Note, concepts: Iterable[str]) -> list[tuple[Clause, Mention
 
 
 def _names_any(clause: Clause, concepts: Iterable[str]) -> bool:
+    """Whether the clause, or the lead-in of its paragraph ('Alcohol use disorder - severity.
+    He meets 6 criteria: severe'), names one of the concepts."""
     wanted = set(concepts)
-    return any(not wanted.isdisjoint(m.concepts) for m in clause.mentions)
+    return not wanted.isdisjoint(clause.topic) or any(
+        not wanted.isdisjoint(m.concepts) for m in clause.mentions)
 
 
 class NoteCategoryArgs(NoteArgs):
@@ -325,9 +516,13 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
     for clause in note:
         if not _names_any(clause, args.subject):
             continue
+        subject_starts = {m.start for m in clause.mentions
+                          if not set(args.subject).isdisjoint(m.concepts)}
         levels = [m for m in clause.mentions
                   if not (wanted | others).isdisjoint(m.concepts) and not m.negated
-                  and not m.has(COUNTERFACTUAL, CONDITIONAL, POSSIBLE, HISTORICAL, FAMILY)]
+                  and not _qualifies_other(clause, m, subject_starts)
+                  and not m.has(COUNTERFACTUAL, CONDITIONAL, POSSIBLE, FAMILY)
+                  and not m.cue(HISTORICAL)]  # 'Hx: severe AUD' grades it; 'in 2019' does not
         kinds = {frozenset(m.concepts & (wanted | others)) for m in levels}
         if len(kinds) != 1:
             continue
@@ -340,6 +535,24 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
     if assigned:
         return CheckpointResult(True, f"states '{label}'")
     return CheckpointResult(False, f"does not state '{label}'")
+
+
+def _qualifies_other(clause: Clause, level: Mention, subject_starts: set[int]) -> bool:
+    """Whether a category word qualifies another noun ('low stiffness', 'mild withdrawal'),
+    not the subject ('severe OUD', 'indeterminate risk', 'FIB-4 ... indeterminate')."""
+    after = re.match(r"(?:\s+|-)([A-Za-z]+)", clause.text[level.end:])  # not across ' - '
+    if not after or after.group(1).lower() in _CATEGORY_HEADS:
+        return False
+    noun_start = level.end + after.start(1)
+    return noun_start not in subject_starts and after.group(1).lower() not in _FUNCTION_WORDS
+
+
+_CATEGORY_HEADS = frozenset({"risk", "category", "range", "zone", "severity", "disease", "stage",
+                             "grade", "intensity", "level", "band", "probability", "likelihood",
+                             "class", "group", "tier"})
+_FUNCTION_WORDS = frozenset({"and", "or", "by", "on", "in", "at", "with", "per", "for", "of",
+                             "to", "is", "are", "was", "based", "according", "given", "as",
+                             "but", "because", "since", "so", "the", "a", "an", "than"})
 
 
 class Schedule(Args):
@@ -378,6 +591,17 @@ class NoteDecisionArgs(NoteArgs):
         "When, counted from another event ('4 weeks after therapy'); either timing passes."))
     required: bool = Field(default=True, description=(
         "False: only contradictions fail (a dose checked when the drug is named at all)."))
+    route: list[str] = Field(default_factory=list, description=(
+        "Accepted routes ('sublingual', 'oral', ...): another route stated with it fails."))
+    date_contradicts: bool = Field(default=False, description=(
+        "A calendar date stated with the decision that misses 'timing' fails ('until 25 May' "
+        "when the course must run to 17 June), even beside a right duration."))
+    all_steps: bool = Field(default=False, description=(
+        "Doses of later steps count too ('then 2.5 mg twice daily for 6 months' is an "
+        "extended phase, not a taper step)."))
+    any_dose: bool = Field(default=False, description=(
+        "One stated dose in range asserts it, other doses of the clause are steps toward it "
+        "('4 mg now, repeat to a total of 16 mg on day 1'); none contradicts."))
     every: Schedule | None = Field(default=None, description="The schedule it must state.")
     strict: bool = Field(default=False, description=(
         "A must-not: hedged, optional or conditional allowances of an opposite also fail."))
@@ -385,6 +609,9 @@ class NoteDecisionArgs(NoteArgs):
         default=True, description="A committed clause with another dose contradicts it.")
     deferral_contradicts: bool = Field(
         default=False, description="A temporary hold ('until ...') of it contradicts it.")
+    timing_total: bool = Field(default=False, description=(
+        "'timing' is the whole course: time added to what has passed ('another 3 months') "
+        "does not state it."))
 
 
 @primitive("note_decision", NoteDecisionArgs, {FILE})
@@ -397,16 +624,44 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
         return CheckpointResult(False, "no note")
     note = _read(ctx, text)
     accepted = set().union(*(SATISFIES.get(a, {a}) for a in args.action))
+    if args.dose is not None and {"increase", "decrease"} & set(args.action):
+        accepted |= {"start", "order"}  # 'a new prescription for levothyroxine 88 mcg'
     opposite = set(args.opposite) if args.opposite is not None else set().union(
         *(OPPOSITES.get(a, set()) for a in args.action)) - accepted
     asserted, problem = False, ""
     for clause, mention in _mentions(note, args.concept):
+        if args.every is not None and args.every.single and _REPEAT.search(clause.text) and (
+                not mention.has(CONDITIONAL, HISTORICAL, FAMILY, COUNTERFACTUAL)
+                and not clause.reporting and not mention.negated):
+            problem = problem or f"repeats a single dose: \"{clause.text[:90]}\""
+            continue
         for index, decision in enumerate(_decisions(clause, mention, args)):
             later = index > 0 or mention.decision is None and bool(mention.later)
-            if decision in opposite and _in_force(mention, args) and not later:
+            if decision == "stop" and _stops_a_strength(clause, mention, args):
+                continue
+            if decision in opposite and _in_force(clause, mention, args, decision) and not later:
                 problem = problem or f"contradicts '{label}': \"{clause.text[:90]}\""
                 continue
-            if decision not in accepted or not _committed(clause, mention):
+            if decision in ("continue", "keep_dose") and args.dose is not None and (
+                    {"increase", "decrease"} & set(args.action)) and _in_force(
+                    clause, mention, args, decision) and not later and _committed(
+                    clause, mention) and (_amount_issue(clause, mention, args) or (
+                        decision == "keep_dose"
+                        and _amount_issue(clause, mention, args) is not None)):
+                # 'keep cetirizine at the same dose' when the dose must go up
+                # 'continue the current 75 mcg until the recheck' when the dose must change
+                problem = problem or f"contradicts '{label}': \"{clause.text[:90]}\""
+                continue
+            if decision not in accepted:
+                continue
+            if not _committed(clause, mention):
+                if mention.has(ALTERNATIVE, POSSIBLE) and not mention.has(
+                        CONDITIONAL, TEMPORARY, HISTORICAL, FAMILY, COUNTERFACTUAL) or (
+                        args.strict and mention.has(CONDITIONAL)
+                        and not mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL)):
+                    issue = _amount_issue(clause, mention, args)
+                    if issue:
+                        problem = problem or f"offers {issue}: \"{clause.text[:80]}\""
                 continue
             issue = _amount_issue(clause, mention, args)
             if issue is None:
@@ -421,6 +676,12 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
     return CheckpointResult(False, f"does not state '{label}'")
 
 
+def _stops_a_strength(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> bool:
+    """'Stop the 75 mcg tablets' when the dose changes: the old strength, not the drug."""
+    return bool(set(args.action) & {"increase", "decrease", "switch"}) and any(
+        q.unit in ("mg", "mcg", "g", "iu") for q in _dose_quantities(clause, mention))
+
+
 def _decisions(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> list[str]:
     """The decision on a mention, then those of verbs left without object after it
     ('aspirin, held since admission, should be resumed now')."""
@@ -430,27 +691,66 @@ def _decisions(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> list
 
 
 def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str | None:
+    """The mention's decision; a verbless plan line ('Atorvastatin 20 mg PO daily', a table
+    row) asserts the decision the checkpoint asks for."""
     decision = mention.decision
     if decision is not None:
         return decision
-    if clause.reporting or mention.has(HISTORICAL):
+    if clause.reporting or mention.has(HISTORICAL) or clause.past_dated:
         return None
-    plan_line = clause.section in ("plan", "body", "assessment") or clause.kind == "row"
-    if plan_line and (mention.quantities or args.dose is None):
+    if clause.section == "avoid":
+        return "avoid"  # named under 'Agents excluded' or 'What to avoid'
+    line_start = mention.start <= 3 or clause.kind in ("item", "row") or bool(
+        _WITH_LEAD.search(clause.text[:mention.start]) and clause.mentions
+        and clause.mentions[0].start <= 3 and clause.mentions[0].decision is None) or bool(
+        _LEAD_LABEL.fullmatch(clause.text[:mention.start])) or bool(
+        re.search(r"(?:->|:)\s*$", clause.text[:mention.start]))  # 'high risk: -> CT chest'
+    plan_line = clause.section == "plan" or clause.kind == "row" or (
+        clause.section in ("body", "assessment", "question") and line_start)
+    if plan_line and (mention.quantities or args.dose is None) and not (
+            _SUBJECT_OF.match(clause.text, mention.end)) and clause.cue_categories.isdisjoint(
+            {POSSIBLE, ALTERNATIVE}):  # 'Prednisone 1 mg/kg ... could be considered'
         return next((a for a in args.action if a in IMPLICIT_OK), None)
     return None
 
 
+
+
+# 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.
+_SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do|did|can|will|"
+                         r"would|may|might|must|works|acts|takes)\b", re.IGNORECASE)
+# 'Pylera 3 caps QID with clarithromycin 500 mg BID': a drug added to a verbless plan line.
+_WITH_LEAD = re.compile(r"\b(?:with|plus|and)\s*$|\+\s*$", re.IGNORECASE)
+_LEAD_LABEL = re.compile(r"\s*[\w /&-]{1,25}:\s*")
+
+
 def _committed(clause: Clause, mention: Mention) -> bool:
-    return not clause.reporting and not mention.has(*NOT_COMMITTED)
+    return (not clause.reporting or mention.deciding) and not mention.has(*NOT_COMMITTED)
 
 
-def _in_force(mention: Mention, args: NoteDecisionArgs) -> bool:
+# Temporary cues that put a decision off ('avoid dapagliflozin for now'), unlike the
+# event-bound holds of a sick-day rule or a procedure.
+_DEFERRALS = frozenset({"until", "at least until", "pending", "for now", "for the time being",
+                        "for the moment", "temporarily", "once"})
+
+
+def _in_force(clause: Clause, mention: Mention, args: NoteDecisionArgs, decision: str) -> bool:
     """Whether an opposite decision counts: history, family and counterfactuals never do; a
-    temporary hold only when deferral is wrong; conditional allowances only for must-nots."""
-    if mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL):
-        return False
-    if mention.has(TEMPORARY) and not args.deferral_contradicts:
+    temporary hold only when deferral is wrong (continuing 'until review' is continuing);
+    conditional allowances only for must-nots."""
+    if mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL) or (
+            mention.has(LATER) and decision != "increase"):
+        return False  # a later step of a taper ('week 5: venlafaxine stopped') is planned
+    if (clause.reporting or clause.past_dated) and not mention.deciding:
+        return False  # 'LT4 75 mcg (same dose since 2023)' reports the past
+    if mention.has(TEMPORARY) and decision in ("avoid", "stop") and not (
+            args.deferral_contradicts and (
+                mention.cue(TEMPORARY).lower() in _DEFERRALS
+                or mention.cue(TEMPORARY).lower() == "after" and any(
+                    q.unit in ("d", "wk", "mo", "y") and q.start >= mention.end
+                    for q in clause.quantities))):
+        # 'hold canagliflozin during acute illness' is a sick-day rule; 'can be stopped after
+        # 12 months' plans a stop date
         return False
     if mention.has(CONDITIONAL):
         return args.strict
@@ -463,23 +763,42 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
     quantities = _dose_quantities(clause, mention)
     per_day = schedule(clause.text[mention.end:_segment_end(clause, mention)])
     per_day_value = per_day[0] if per_day and per_day[0] != "single" else None
+    regimen = isinstance(per_day_value, float) and per_day_value <= 4
     if args.every is not None and not args.every.accepts(per_day[0] if per_day else None):
         found = per_day[0] if per_day else None
         if found is None or mention.has(LATER):
             return ""
         return f"schedule {found}"
+    stated_routes = routes(clause.text[mention.end:_segment_end(clause, mention)])
+    if args.route and stated_routes and stated_routes.isdisjoint(args.route):
+        return f"route {', '.join(sorted(stated_routes))}"
+    if args.date_contradicts and args.timing is not None:
+        dates = [q for q in clause.quantities if q.role == "date" and q.start >= mention.end]
+        if dates and not any(args.timing.accepts(r) for r in (
+                args.timing.reading(q, args.timing.unit, {}) for q in dates) if r is not None):
+            return f"date {_show(dates[0])} from now"
     if args.timing is not None or args.timing_after is not None:
-        issue = _timing_issue(clause, mention, args)
-        if issue is not None:
-            return issue
+        if _timing_issue(clause, mention, args) is not None:
+            return ""  # another time (a later interval, 'once at goal') asserts nothing here
     for amount, dimension in ((args.dose, "dose"),):
         if amount is None:
             continue
+        if amount.as_needed_fails and any(
+                not _NOT_PRN.search(clause.text[max(0, m.start() - 14):m.start()])
+                for m in _AS_NEEDED.finditer(clause.text, mention.end,
+                                             _segment_end(clause, mention))):
+            return "as needed, not scheduled"  # 'cetirizine 20 mg daily as needed for hives'
         readings = []
         for quantity in quantities:
+            if quantity.role == "reference" and _TARGET_DOSE.search(
+                    clause.text[max(0, quantity.start - 20):quantity.start]) and (
+                    quantity.unit in ("mg", "mcg", "g", "iu")):
+                quantity = dataclasses.replace(quantity, role="")  # 'target 16 mg daily'
             if quantity.role in ("from", "reference", "duration", "after", "other_period",
-                                 "total", "delta", "additional", "date") or (
-                    quantity.role == "limit" and not amount.limit):
+                                 "total", "delta", "additional", "date", "later",
+                                 "approximate") or (
+                    quantity.role == "limit" and not amount.limit) or (
+                    amount.scheduled_only and not regimen and not quantity.daily):
                 continue
             reading = amount.reading(quantity, amount.unit, {},
                                      per_day_value if isinstance(per_day_value, float) else None)
@@ -489,10 +808,13 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
             if args.dose_required:
                 return ""
             continue
-        later_step = bool(_LATER_STEP.search(clause.text))
+        later_step = bool(_LATER_STEP.search(clause.text)) and not (
+            amount.scheduled_only or args.all_steps)
         good = [q for q, r in readings if amount.accepts(r, q.comparator)]
+        if args.any_dose:
+            return None if good else ""
         bad = [q for q, r in readings if not amount.accepts(r, q.comparator)
-               and LATER not in clause.quantity_status(q) and not later_step]
+               and (args.all_steps or LATER not in clause.quantity_status(q)) and not later_step]
         if not good:
             return f"{dimension} {_show(bad[0])}" if bad else ""
         if bad and dimension == "dose":
@@ -500,52 +822,100 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
     return None
 
 
+# A single dose given again: 'a second 3 g sachet on day 3', 'repeat in 72 h'.
+_REPEAT = re.compile(r"\b(?:second|2nd|third|repeat(?:ed)?|another|additional|again|day [2-9]|"
+                     r"every (?:\d+|other)|q\s?\d+\s?(?:h|d)|x\s?[2-9]|[2-9] doses)\b",
+                     re.IGNORECASE)
 # A later step of a titration or taper: its doses are not the first step's.
-_LATER_STEP = re.compile(r"\b(?:another|further|subsequent(?:ly)?|thereafter|then|next step|"
-                         r"each step|every \d|over the following)\b", re.IGNORECASE)
+_LATER_STEP = re.compile(r"\b(?:another|further|subsequent(?:ly)?|thereafter|then|next step|second|"
+                         r"titrat\w*|up-?titrat\w*|"
+                         r"(?:one|two|\d+) weeks? later|"
+                         r"each step|every \d|over the following)\b|^\s*(?:from\s+)?(?:wk|wks|"
+                         r"weeks?|days?|step|month)\s*(?:[2-9]|\d\d)", re.IGNORECASE)
 
 
 def _dose_quantities(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     """The quantities written as the mention's dose: those with a unit, and a bare number only
     right after the name ('atorva 20 qd'), not 'day 1' or '4 times the standard dose'."""
     return tuple(q for i, q in enumerate(mention.quantities)
-                 if q.unit or (i == 0 and q.start - mention.end <= 3))
+                 if q.unit != "kg" and ((q.unit and q.secondary is None or q.unit == "mg")
+                 or (i == 0 and q.start - mention.end <= 3 and q.secondary is None)))
+
+
+_BROAD = frozenset({"drug"})
+
 
 
 def _segment_end(clause: Clause, mention: Mention) -> int:
-    """Where the text that belongs to the mention ends: at the next concept."""
-    later = [m.start for m in clause.mentions if m.start >= mention.end]
-    return min(later) if later else len(clause.text)
+    """Where the text that belongs to the mention ends: at the next concept of its group."""
+    later = [m.start for m in clause.mentions if m.start >= mention.end and m is not mention
+             and (m.group == mention.group or mention.group == "finding"
+                  or DOSE_AFTER.match(clause.text, m.end))
+             and not (m.concepts & mention.concepts - _BROAD and re.search(
+                 r"\bof\s*$", clause.text[:m.start]))]  # '1,000 mg of elemental calcium'
+    semicolon = clause.text.find(";", mention.end)  # '(CrCl 30-50; std 666 TID)'
+    return min(later + ([semicolon] if semicolon >= 0 else []) + [len(clause.text)])
 
 
 def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str | None:
     """None when a time written after the concept in its clause fits 'timing' (from now) or
     'timing_after' (from another event); '' when none is written; else what was written."""
+    if mention.action is not None and mention.action.negated:
+        return ""  # 'do not stop apixaban after 3 months' commits to no time
     times = [q for q in clause.quantities
              if q.start >= mention.end and q.unit in ("d", "wk", "mo", "y")
              and q.role not in ("from", "reference")
              and clause.quantity_status(q).isdisjoint({CONDITIONAL, HISTORICAL, COUNTERFACTUAL})]
     if not times:
         return ""
+    fits = []
     for quantity in times:
         amount = (args.timing_after if quantity.role == "after" and args.timing_after
                   else args.timing)
-        if amount is None:
-            continue
-        reading = amount.reading(quantity, amount.unit, {})
-        if reading is not None and amount.accepts(reading, quantity.comparator):
-            return None
-    return f"time {_show(times[0])}"
+        reading = amount.reading(quantity, amount.unit, {}) if amount is not None else None
+        fits.append(reading is not None and amount.accepts(reading, quantity.comparator)
+                    and not (args.timing_total and quantity.role == "additional"))
+    for (first, fit_first), (second, fit_second) in zip(
+            zip(times, fits, strict=True), list(zip(times, fits, strict=True))[1:],
+            strict=False):
+        if fit_first != fit_second and _OR_BETWEEN.fullmatch(
+                clause.text[first.end:second.start]):
+            return f"time {_show(first)} or {_show(second)}"  # 'in 6 weeks or in 6 months'
+    return None if any(fits) else f"time {_show(times[0])}"
+
+
+_OR_BETWEEN = re.compile(r"[^.;]{0,12}\b(?:or|and)\b\s*(?:in|at|after|within|for)?\s*",
+                         re.IGNORECASE)
+
+
+_NOT_PRN = re.compile(r"\b(?:not|no|rather than|instead of|never)\b[\s,]*$", re.IGNORECASE)
+_TARGET_DOSE = re.compile(r"\b(?:target|goal)(?: dose)?(?: of)?\s*(?:[:=~]|of)?\s*$",
+                          re.IGNORECASE)
+_AS_NEEDED = re.compile(r"\b(?:as needed|prn|p\.r\.n|when needed|if needed|on demand|"
+                        r"as required)\b", re.IGNORECASE)
+_DOSED = re.compile(r"\d\s*(?:mg|mcg|g|iu|units?|tab|tablet|capsule|puff|spray)\b", re.IGNORECASE)
 
 
 class NoteNeverArgs(NoteArgs):
     concept: list[str] = Field(min_length=1, description="What must never be planned.")
     action: list[str] = Field(
-        default=["start", "resume", "continue", "increase", "endorse", "implicit"],
+        default=["start", "resume", "continue", "increase", "endorse", "allow", "implicit"],
         description="Decisions that count as planning it ('implicit': a verbless plan line).")
     allow_contingency: bool = Field(default=False, description=(
         "A plan with an explicit trigger for later ('if the score reaches 2, start a DOAC') "
         "is allowed; by default even conditional allowances fail."))
+    contingency_on: list[str] = Field(default_factory=list, description=(
+        "With allow_contingency: only triggers naming one of these concepts are allowed "
+        "('naltrexone once he is off opioids', not 'naltrexone if cravings persist')."))
+    contingency_after: Amount | None = Field(default=None, description=(
+        "With allow_contingency: a trigger that states a time must state one in this range "
+        "('if stable at 18-24 months, stop imaging', not 'if stable at 12 months')."))
+
+
+_IMPLICIT_START = NoteDecisionArgs(concept=["_"], action=["start"])
+# 'Skin-prick tests ... do not identify a cause': a sentence about the test, not a plan line.
+_PREDICATE = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|"
+                        r"cannot|should|may|might|must|not|rarely|seldom)\b", re.IGNORECASE)
 
 
 @primitive("note_never", NoteNeverArgs, {FILE})
@@ -559,11 +929,16 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
     for clause, mention in _mentions(note, args.concept):
         if clause.reporting or mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL):
             continue
-        if args.allow_contingency and mention.has(CONDITIONAL, TEMPORARY):
+        if args.allow_contingency and mention.has(CONDITIONAL, TEMPORARY) and (
+                not args.contingency_on or _names_any(clause, args.contingency_on)) and (
+                args.contingency_after is None or _times_fit(clause, args.contingency_after)):
             continue
         decision = mention.decision
-        if decision is None and "implicit" in args.action and clause.section in (
-                "plan", "body") and mention.quantities and not mention.negated:
+        if decision is None and "implicit" in args.action and not mention.negated and (
+                mention.group == "test" or _DOSED.search(
+                    clause.text[mention.end:_segment_end(clause, mention)])) and (
+                _decision(clause, mention, _IMPLICIT_START) == "start") and not (
+                _PREDICATE.search(clause.text, mention.end)):
             decision = "implicit"
         if decision is None and mention.has(POSSIBLE, ALTERNATIVE) and not mention.negated:
             decision = "endorse"
@@ -573,10 +948,26 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
     return CheckpointResult(True, f"'{label}' respected")
 
 
+def _times_fit(clause: Clause, amount: Amount) -> bool:
+    """Whether the times a clause states (durations or dates from now) fit the amount, or it
+    states none."""
+    times = [q for q in clause.quantities if q.unit in ("d", "wk", "mo", "y")]
+    readings = [amount.reading(q, amount.unit, {}) for q in times]
+    readings = [r for r in readings if r is not None]
+    return not readings or any(amount.accepts(r) for r in readings)
+
+
 class NoteContingencyArgs(NoteArgs):
     concept: list[str] = Field(min_length=1, description="The next-step agent (any concept).")
     dose: Amount | None = Field(default=None, description="Dose, checked only when stated.")
+    dose_values: list[float] = Field(default_factory=list, description=(
+        "The labeled doses in dose's unit (a loading and a maintenance dose): every dose "
+        "stated must be one of them ('400 mg then 200 mg' fails a 600/300 mg regimen)."))
     every: Schedule | None = Field(default=None, description="Schedule, checked when stated.")
+
+
+_NOT_NOW = re.compile(r"\b(?:today|now|yet|at this time|at this point|for now|at present|"
+                      r"currently|at this visit)\b", re.IGNORECASE)
 
 
 @primitive("note_contingency", NoteContingencyArgs, {FILE})
@@ -596,9 +987,10 @@ def note_contingency(ctx: GradingContext, args: NoteContingencyArgs) -> Checkpoi
             w in clause.text.lower() for w in ("if ", "should ", "fail", "persist", "later",
                                                "future", "escalat", "step"))
         if mention.negated or mention.decision in ("avoid", "stop"):
-            problem = problem or f"rejects it: \"{clause.text[:90]}\""
+            if not _NOT_NOW.search(clause.text):  # 'not starting it today' defers it
+                problem = problem or f"rejects it: \"{clause.text[:90]}\""
             continue
-        if mention.decision in ("start", "resume") and not later:
+        if mention.decision in ("start", "resume") and not later and not mention.has(POSSIBLE):
             problem = problem or f"starts it now: \"{clause.text[:90]}\""
             continue
         if args.dose is not None:
@@ -607,6 +999,11 @@ def note_contingency(ctx: GradingContext, args: NoteContingencyArgs) -> Checkpoi
             readings = [(q, r) for q, r in readings if r is not None]
             if readings and not any(args.dose.accepts(r, q.comparator) for q, r in readings):
                 problem = problem or f"dose {_show(readings[0][0])}: \"{clause.text[:80]}\""
+                continue
+            off_label = [q for q, r in readings if args.dose_values and not all(
+                any(abs(x - v) <= 1e-6 * max(1.0, v) for v in args.dose_values) for x in r)]
+            if off_label:
+                problem = problem or f"dose {_show(off_label[0])}: \"{clause.text[:80]}\""
                 continue
         if args.every is not None:
             found = schedule(clause.text[mention.end:])

@@ -17,8 +17,15 @@ from datetime import date
 
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+(?=\s*(?:iu|units?)\b)|\d+(?:\.\d+)?|\.\d+)"
 _VALUE = re.compile(
-    rf"(?P<cmp>(?:<=|>=|<|>|=<|=>)\s*)?(?<![\w.])(?P<sign>-(?=\d))?(?P<num>{_NUMBER})"
+    rf"(?P<cmp>(?<![-=])(?:<=|>=|<|>)\s*)?(?<![\w.])(?P<sign>-(?=\d))?(?P<num>{_NUMBER})"
     rf"(?P<k>k\b)?(?![\d])", re.IGNORECASE)
+_COUNT = r"\d{1,2}|one|two|three|four|five|six"
+_TABLET = r"(?:tablets?|tabs?|capsules?|caps?|pills?)"
+_TABLETS = re.compile(
+    rf"\b(?:(?P<n>{_COUNT})(?:\s*x\s*|\s+)(?P<s>{_NUMBER})\s*(?P<u>mg|mcg|g)\s+(?:[a-z-]+\s+)?{_TABLET}"
+    rf"|(?P<n2>{_COUNT})\s+(?:[a-z-]+\s+){{0,2}}?{_TABLET}\s*\(\s*(?P<s2>{_NUMBER})\s*"
+    rf"(?P<u2>mg|mcg|g)\s*(?:each|apiece|per (?:tablet|capsule|tab|cap))?\s*\))",
+    re.IGNORECASE)
 _STRENGTH = re.compile(
     rf"(?P<a>{_NUMBER})\s*(?:mg)?\s*/\s*(?P<b>{_NUMBER})\s*mg\b", re.IGNORECASE)
 _RATIO = re.compile(rf"(?<![\w./])(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})(?![\w./])")
@@ -27,7 +34,16 @@ _UNIT = re.compile(
     r"|ml/min/1\.73\s?m2|ml/min/1\.73|mosm/kg(?:\s*h2o)?|[a-z%]+(?:/[a-z0-9.]+)?))",
     re.IGNORECASE)
 _DATE = re.compile(r"\b(?:19|20)\d\d-\d{1,2}(?:-\d{1,2})?\b|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b"
-                   r"|\b\d{1,2}:\d\d\b")
+                   r"|\b\d{1,2}:\d\d\b|\b\d{1,2}/(?:19|20)\d\d\b|(?<=\()\d{1,2}/\d{1,2}(?=\))"
+                   r"|\b(?:19[89]\d|20[0-3]\d)\b(?!\s*(?:mg|mcg|iu|units?|ml|mosm|k\b|cells))")
+# A number that names, not measures: 'type 2 diabetes', 'stage 3b', 'item 9', 'step 2'.
+_NAME_NUMBER = re.compile(r"(?:\b(?:type|grade|stage|class|step|phase|item|tier|level|ckd|"
+                          r"number|part|day|week|visit|line|cycle|generation|round|question|"
+                          r"criterion)|#|\bno\.)\s*$|[a-z]-$", re.IGNORECASE)
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
+_PER_DAY = re.compile(r"\s*(?:per day|a day|/\s?day|/d\b|daily total|total daily|in total daily)",
+                      re.IGNORECASE)
+_PER_DAY_UNIT = re.compile(r"/\s?(?:day|d|24\s?h)\b", re.IGNORECASE)
 _WORD_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                  "eleven", "twelve")
 _WORD_VALUE = re.compile(rf"(?<![\w-])({'|'.join(_WORD_NUMBERS)}|a|an|single)(?=[\s-]+\w)",
@@ -48,7 +64,8 @@ UNIT_ALIASES = {
     "hour": "h", "hrs": "h", "hr": "h", "minutes": "min", "mins": "min",
     "tablets": "tablet", "tabs": "tablet", "tab": "tablet", "capsules": "capsule",
     "caps": "capsule", "cap": "capsule", "films": "film", "puffs": "puff", "sprays": "spray",
-    "doses": "dose", "times": "x", "fold": "x", "-fold": "x", "mm hg": "mmhg", "mm[hg]": "mmhg", "ml/min/1.73m2": "ml/min/1.73m2",
+    "doses": "dose", "times": "x", "fold": "x", "-fold": "x", "mm hg": "mmhg", "mm[hg]": "mmhg",
+    "ml/min/1.73m2": "ml/min/1.73m2",
     "ml/min/1.73 m2": "ml/min/1.73m2", "ml/min/1.73": "ml/min/1.73m2", "k/ul": "10^3/ul",
     "x10^9/l": "10^3/ul", "10^9/l": "10^3/ul", "x10^3/ul": "10^3/ul", "10*3/ul": "10^3/ul",
     "thou/ul": "10^3/ul", "bpm": "bpm", "beats/min": "bpm", "lbs": "lb", "pounds": "lb",
@@ -83,11 +100,14 @@ class Quantity:
     """'from' (the old value of a change), 'limit' (a maximum or threshold), 'reference'
     (a normal range or goal), 'duration' ('x 8 weeks'), 'after' (a time counted from another
     event: '4 weeks after therapy'), 'additional' ('3 more months'), 'total' ('total 1,500
-    mg'), 'delta' (a change: 'lower by 37.5 mg'), 'date' (a calendar date,
+    mg'), 'delta' (a change: 'lower by 37.5 mg'), 'approximate' ('about 9'), 'later' (a
+    later step of a taper written with arrows), 'date' (a calendar date,
     as days from today), 'other_period' (a rate over 48 h beside one per 24 h), or '' (the
     value stated)."""
     secondary: float | None = None
     """The second strength of a combination ('8 mg/2 mg' -> 2)."""
+    daily: bool = False
+    """Written as an amount per day ('40 mg/day'): a daily total, not one dose."""
 
     @property
     def values(self) -> tuple[float, float]:
@@ -139,6 +159,8 @@ _CALENDAR = (
     re.compile(r"(?<![\d/.])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>(?:20)?\d\d)(?![\d/])"),
     re.compile(rf"\b(?P<mon>{_MONTH})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>20\d\d))?\b",
                re.IGNORECASE),
+    # capitalised 'May' after a day is the month ('on 22 May'), lower case is the verb
+    re.compile(r"(?<![\d.])\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?P<mon>May)(?:,?\s+(?P<y>20\d\d))?\b"),
     # day first, but not '5 may' ('apixaban 2.5 may be ...' is not a date)
     re.compile(rf"(?<![\d.])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<mon>{_MONTH_NO_MAY})"
                r"(?:,?\s+(?P<y>20\d\d))?\b", re.IGNORECASE),
@@ -157,20 +179,70 @@ def _calendar_dates(clause: str, today: date | None) -> list[Quantity]:
                          else int(parts["m"]))
                 year = parts.get("y")
                 if today is None:
+                    found.append(Quantity(0.0, "", match.start(), match.end(), role="past"))
                     continue
                 if year:
                     when = date(int(year) + (2000 if len(year) == 2 else 0), month,
                                 int(parts["d"]))
-                else:
+                else:  # the nearer occurrence: '10 Mar' in May is past, '22 May' is ahead
                     when = date(today.year, month, int(parts["d"]))
-                    if when < today:
+                    if when < today and (today - when).days > 183:
                         when = when.replace(year=today.year + 1)
             except (ValueError, IndexError):
                 continue
             if when > today:
                 found.append(Quantity(float((when - today).days), "d", match.start(),
                                       match.end(), role="date"))
+            else:
+                found.append(Quantity(0.0, "", match.start(), match.end(), role="past"))
     return found
+
+
+_IN_MONTH = re.compile(rf"\b(?:in|since|from|last|during|early|mid|late)\s+(?P<mon>{_MONTH})"
+                       r"(?!\s*\d)", re.IGNORECASE)
+_MONTH_YEAR = re.compile(rf"\b(?P<mon>{_MONTH})\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE)
+_SINCE_MONTH_DAY = re.compile(r"\b(?:since|on|from|until|dated|as of)\s+(?P<m>1[0-2]|0?[1-9])/"
+                              r"(?P<d>3[01]|[12]\d|0?[1-9])\b(?!/)", re.IGNORECASE)
+_CITED_YEAR = re.compile(r"\b(?:Fleischner|USPSTF|ACG|AGA|AASLD|KDIGO|ADA|ACC|AHA|ESC|IDSA|"
+                         r"ASH|CHEST|"
+                         r"ATS|NCCN|NICE|EAACI|GINA|GOLD|ESH|ACR|ACOG|AACE|Endocrine Society|"
+                         r"[A-Z]{2,}(?:/[A-Z]{2,})+)[ ,]+(?:19|20)\d\d\b|"
+                         r"\b(?:19|20)\d\d\s+(?:[A-Z]{2,}[\w/-]*\s+)?"
+                         r"(?:guidelines?|criteria|recommendations?|update|statement|consensus|"
+                         r"practice parameter)\b")
+_NUMERIC_MONTH_YEAR = re.compile(r"(?<![\d/])(?P<m>1[0-2]|0?[1-9])/(?P<y>(?:19|20)\d\d)\b")
+_YEAR = re.compile(r"(?<![\d/.-])(?:19|20)\d\d(?![\d/.-])(?!\s*(?:mg|mcg|iu|units?|ml|k\b))")
+
+
+@functools.lru_cache(maxsize=4096)
+def dates_past(clause: str, today: date | None) -> bool:
+    """Whether the clause dates what it says before today ('since 10 Mar 2026', 'in 2024',
+    'December 2025'): it reports, it does not plan. Without today, years before 2026 count."""
+    clause = _CITED_YEAR.sub(" ", clause)  # 'Fleischner 2017', '2018 AHA/ACC guideline'
+    if today is None:
+        return any(int(m.group(0)) < 2026 for m in _YEAR.finditer(clause))
+    if any(q.role == "past" for q in _calendar_dates(clause, today)):
+        return True
+    for match in _IN_MONTH.finditer(clause):  # 'started in December': the last December
+        month = _MONTH_NAMES.index(match.group("mon")[:3].lower()) + 1
+        if (month - today.month) % 12 > 6:  # its nearer occurrence is behind us
+            return True
+    for match in _SINCE_MONTH_DAY.finditer(clause):  # 'held since 2/25'
+        try:
+            when = date(today.year, int(match.group("m")), int(match.group("d")))
+        except ValueError:
+            continue
+        if when < today and (today - when).days <= 183 or when > today and (
+                when - today).days > 183:
+            return True
+    for match in _NUMERIC_MONTH_YEAR.finditer(clause):  # 'since 7/2025'
+        if (int(match.group("y")), int(match.group("m"))) < (today.year, today.month):
+            return True
+    for match in _MONTH_YEAR.finditer(clause):
+        month = _MONTH_NAMES.index(match.group("mon")[:3].lower()) + 1
+        if (int(match.group("y")), month) < (today.year, today.month):
+            return True
+    return any(int(m.group(0)) < today.year for m in _YEAR.finditer(clause))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -180,10 +252,20 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = [(m.start(), m.end()) for m in _DATE.finditer(clause)]
     for quantity in _calendar_dates(clause, today):
-        if not any(a <= quantity.start < b for a, b in taken[len(found):]):
+        if quantity.role == "date" and not any(a <= quantity.start < b for a, b in taken):
             found.append(quantity)
         taken.append((quantity.start, quantity.end))
+    for match in _TABLETS.finditer(clause):  # 'two 333 mg tablets' is a 666 mg dose
+        count = match.group("n") or match.group("n2")
+        number = (float(_WORD_NUMBERS.index(count.lower()) + 1) if count.isalpha()
+                  else _number(count))
+        strength = _number(match.group("s") or match.group("s2"))
+        unit = unit_normalize(match.group("u") or match.group("u2"))
+        found.append(Quantity(number * strength, unit, match.start(), match.end()))
+        taken.append((match.start(), match.end()))
     for match in _STRENGTH.finditer(clause):
+        if any(a <= match.start() < b for a, b in taken):
+            continue
         found.append(Quantity(_number(match.group("a")), "mg", match.start(), match.end(),
                               secondary=_number(match.group("b"))))
         taken.append((match.start(), match.end()))
@@ -195,14 +277,16 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
                               secondary=_number(match.group("b"))))
         taken.append((match.start(), end))
     for match in _VALUE.finditer(clause):
-        if any(a <= match.start("num") < b for a, b in taken):
+        if any(a <= match.start("num") < b for a, b in taken) or _NAME_NUMBER.search(
+                clause, 0, match.start("num")) or _ORDINAL.match(clause, match.end("num")):
             continue
         value = _number(match.group("num")) * (1000 if match.group("k") else 1)
         if match.group("sign"):
             value = -value
         unit, end = _unit_after(clause, match.end())
         comparator = (match.group("cmp") or "").strip().replace("=<", "<=").replace("=>", ">=")
-        found.append(Quantity(value, unit, match.start(), end, comparator))
+        daily = bool(_PER_DAY.match(clause, end) or _PER_DAY_UNIT.search(clause, match.end(), end))
+        found.append(Quantity(value, unit, match.start(), end, comparator, daily=daily))
     for match in _WORD_VALUE.finditer(clause):
         unit, end = _unit_after(clause, match.end())
         word = match.group(1).lower()
@@ -218,10 +302,22 @@ def _number(text: str) -> float:
     return float(text.replace(",", "").replace(" ", ""))
 
 
+# '1 L/day', 'restrict fluids to 1 L': litres, where a bare 'L' after a lab value is 'low'.
+_LITRES_AFTER = re.compile(r"\s*(?:/|per\b|a day\b|daily\b|of\b|each\b|every\b)")
+_VOLUME_CONTEXT = re.compile(r"\b(?:fluids?|water|drinks?|drinking|intake|restrict\w*|saline|"
+                             r"output|volume|beverages?)\b", re.IGNORECASE)
+
+
 def _unit_after(clause: str, position: int) -> tuple[str, int]:
     match = _UNIT.match(clause, position)
     if not match:
         return "", position
+    if match.group("unit") == "L" and (_LITRES_AFTER.match(clause, match.end())
+                                       or _VOLUME_CONTEXT.search(clause, max(0, position - 50),
+                                                                 position)):
+        return "l", match.end()
+    if match.group("unit") in ("H", "L", "HH", "LL", "A"):
+        return "", match.end()  # a lab flag ('8.9 H'), not hours or litres
     unit = unit_normalize(match.group("unit"))
     if not _looks_like_unit(unit) or (match.group("more") and unit not in _DIMENSIONS):
         return "", position
@@ -229,12 +325,30 @@ def _unit_after(clause: str, position: int) -> tuple[str, int]:
 
 
 # '4 weeks after completing therapy': a time counted from another event, not from now.
-_AFTER_EVENT = re.compile(r"^\s*(?:or more\s+|or longer\s+|at least\s+)?(?:after|post|following|"
+_AFTER_EVENT = re.compile(r"^\s*(?:or more\s+|or longer\s+|at least\s+)?(?!(?:after|following)\s+"
+                          r"(?:the |this |that )?(?:change|dose change|increase|dose increase|"
+                          r"up-?dos\w*|start\w*|begin\w*|initiat\w*|switch\w*|today|now|"
+                          r"this visit|the new dose|"
+                          r"(?:he|she|they|the patient) (?:starts?|begins?)|"
+                          r"(?:the )?(?:statin|drug|medication|new dose|treatment|therapy) "
+                          r"(?:is )?(?:started|begun|initiated))\b)"
+                          r"(?:after|post|following|"
                           r"from (?:the )?(?:end|completion|last dose|finishing|stopping)|"
                           r"off (?:therapy|treatment|antibiotics|the)|beyond)\b", re.IGNORECASE)
+_APPROXIMATE = re.compile(r"\b(?:about|approximately|approx|around|roughly|nearly|~)\s*$",
+                          re.IGNORECASE)
+# 'Goal TSH 0.4-4.2', 'TSH (ref 0.4-4.2)': a goal or normal range written near the number.
+_REFERENCE_CONTEXT = re.compile(r"\b(?:goal|target|ref|reference|normal range|nl range|uln|lln)"
+                                r"\b[^.;(),]*$", re.IGNORECASE)
 # '18 mmol/L per 48 h' beside '8 mmol/L per 24 h': a rate over another period.
 _OTHER_PERIOD = re.compile(r"^\s*(?:mmol/l|meq/l|mmol|meq)?\s*(?:/|per|in|over|within|by)\s*"
                            r"(?:48|72|2 days|3 days|two days)\b", re.IGNORECASE)
+# A course total written after the doses: '(1,500 mg total)', 'x2 doses, 3-8 d apart (1020 mg)'.
+_TOTAL_AFTER = re.compile(r"\s*(?:mg|g|mcg)?\s*(?:in\s+)?(?:total|cumulative|course|overall)\b",
+                          re.IGNORECASE)
+_COURSE_ASIDE = re.compile(r"(?:\bx\s?\d+|\b\d+\s*(?:doses|infusions)|\btwice|\bapart)\b"
+                           r"[^()]*\(\s*$",
+                           re.IGNORECASE)
 # '3 more months', 'another 5 weeks': time added to what has already passed.
 _MORE_WITHIN = re.compile(r"\b(?:more|additional|further|extra)\b", re.IGNORECASE)
 _MORE_BEFORE = re.compile(r"\b(?:another|additional|further|more|extra|remaining)\s*$",
@@ -255,9 +369,11 @@ def _ranges(clause: str, found: list[Quantity]) -> list[Quantity]:
             joins = _RANGE_JOIN.match(between) and not second.comparator and not (
                 between.strip().lower() == "to" and _FROM_BEFORE.search(clause[:first.start]))
             same_unit = not first.unit or first.unit == second.unit
-            if joins and same_unit and second.unit and second.value >= first.value >= 0:
+            tight = re.fullmatch(r"-|\s*to\s*", between) is not None
+            if (joins and same_unit and (second.unit or tight)
+                    and second.value >= first.value >= 0):
                 out.append(Quantity(first.value, second.unit, first.start, second.end,
-                                    first.comparator, second.value))
+                                    first.comparator, second.value, daily=second.daily))
                 i += 2
                 continue
         out.append(first)
@@ -280,8 +396,8 @@ _ROLE_BEFORE = (
                              re.IGNORECASE)),
     ("total", re.compile(r"(?:\btotal(?:\s+of)?|\bcumulative|\bin total|\bcourse total|\bsum)"
                          r"\s*:?\s*(?:dose\s+)?(?:of\s+)?(?:about\s+|~\s*)?$", re.IGNORECASE)),
-    ("delta", re.compile(r"\b(?:by|another|additional|further)\s+(?:another\s+|a further\s+)?$",
-                         re.IGNORECASE)),
+    ("delta", re.compile(r"(?:\b(?:by|another|additional|further)\s+(?:another\s+|a further\s+)?"
+                         r"|(?:^|[\s(])\+\s?|\bplus\s)$", re.IGNORECASE)),
     ("duration", re.compile(r"(?:\bx|\bfor|\bover|\bcourse of|\bduration|\bx\s*)\s*$",
                             re.IGNORECASE)),
 )
@@ -291,12 +407,24 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
     """Mark each quantity's role from the words just before it; in 'from 75 to 88 mcg' the
     old value takes the unit of the new one."""
     out = []
+    arrows = 0
     for index, quantity in enumerate(found):
         if quantity.role == "date":
             out.append(quantity)
             continue
+        if index and re.match(r"^\s*(?:\([^)]*\))?\s*(?:->|=>)\s*$",
+                              clause[found[index - 1].end:quantity.start]):
+            arrows += 1
+            if arrows > 1:
+                # '150 -> 112.5 -> 75 -> 37.5 mg': the first arrow is the change, the rest
+                # are the taper's later steps
+                out.append(Quantity(quantity.value, quantity.unit, quantity.start,
+                                    quantity.end, quantity.comparator, quantity.high, "later",
+                                    quantity.secondary))
+                continue
         arrow = index + 1 < len(found) and re.match(
-            r"^\s*(?:->|=>|>)\s*$", clause[quantity.end:found[index + 1].start])
+            r"^\s*(?:\([^)]*\))?\s*(?:->|=>|>)\s*$", clause[quantity.end:found[index + 1].start])
+
         from_to = index + 1 < len(found) and _FROM_BEFORE.search(
             clause[:quantity.start]) and re.match(
             r"^\s*to\s*$", clause[quantity.end:found[index + 1].start], re.IGNORECASE)
@@ -324,10 +452,18 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
             role = "additional"
         if _OTHER_PERIOD.match(after):
             role = "other_period"
+        if not role and (_TOTAL_AFTER.match(after) or _COURSE_ASIDE.search(before)):
+            role = "total"  # '(1,500 mg total)', 'x2 doses (1020 mg)'
+        if not role and _APPROXIMATE.search(before):
+            role = "approximate"
+        if not role and _REFERENCE_CONTEXT.search(clause[max(0, quantity.start - 30):
+                                                          quantity.start]):
+            role = "reference"
         if quantity.comparator and not role:
             role = "limit"
         out.append(Quantity(quantity.value, quantity.unit, quantity.start, quantity.end,
-                            quantity.comparator, quantity.high, role, quantity.secondary))
+                            quantity.comparator, quantity.high, role, quantity.secondary,
+                            quantity.daily))
     return out
 
 
@@ -365,11 +501,41 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
     ))
 
 
+_EVERY_N = re.compile(r"(?<![\w])(?:every|q)\s?(\d+(?:\.\d+)?)\s?(?:-\s?\d+\s?)?"
+                      r"(h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|mos|months?|y|yrs?|years?)\b",
+                      re.IGNORECASE)
+_UNIT_DAYS = {"h": 1 / 24, "d": 1.0, "w": 7.0, "m": 30.4, "y": 365.0}
+
+
 def schedule(text: str) -> tuple[float | str, int] | None:
     """(administrations per day or 'single', position) of the first schedule in ``text``."""
     best: tuple[float | str, int] | None = None
+    every = _EVERY_N.search(text)
+    if every:
+        unit = every.group(2).lower()
+        days = _UNIT_DAYS["m" if unit.startswith("mo") else unit[0]] * float(every.group(1))
+        best = (1 / days if days else 0.0, every.start())
     for pattern, per_day in _SCHEDULES:
         match = pattern.search(text)
         if match and (best is None or match.start() < best[1]):
             best = (per_day, match.start())
     return best
+
+
+_ROUTES = (
+    ("sublingual", r"\bsl\b|sub-?lingual(?:ly)?|under the tongue|buccal(?:ly)?|dissolve"),
+    ("oral", r"\bpo\b|\bp\.o\.|\borally\b|\boral\b|by mouth|\bswallow\w*|\bper os\b"),
+    ("subcutaneous", r"\bsc\b|\bsq\b|\bsubq\b|\bs\.c\.|subcutaneous(?:ly)?"),
+    ("intravenous", r"\biv\b|intravenous(?:ly)?|infusion"),
+    ("intramuscular", r"\bim\b|intramuscular(?:ly)?|depot injection"),
+    ("nasal", r"\bnasal(?:ly)?\b|intranasal(?:ly)?"),
+    ("topical", r"\btopical(?:ly)?\b|\bcream\b|\bgel\b|\bointment\b"),
+    ("transdermal", r"transdermal|\bpatch\b"),
+    ("inhaled", r"\binhaled\b|\binhal(?:er|ation)\b|nebuli[sz]ed"),
+)
+
+
+def routes(clause: str) -> frozenset[str]:
+    """The routes of administration a (normalized) clause states ('SL' -> sublingual)."""
+    return frozenset(name for name, pattern in _ROUTES
+                     if re.search(pattern, clause, re.IGNORECASE))

@@ -11,6 +11,7 @@ it. Checkpoints ask questions of this structure (``grading/notes.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import re
@@ -21,7 +22,7 @@ from typing import Any
 
 from physbench_gym.grading import lexicon
 from physbench_gym.grading.markup import Line, lines
-from physbench_gym.grading.quantities import Quantity, quantities
+from physbench_gym.grading.quantities import Quantity, dates_past, quantities
 
 # Statuses a cue gives the concepts in its scope, and sections that only report.
 NEGATED, POSSIBLE, PROBABLE, CONDITIONAL = "NEGATED", "POSSIBLE", "PROBABLE", "CONDITIONAL"
@@ -47,7 +48,11 @@ _AUXILIARY = frozenset({"do", "does", "did", "should", "would", "will", "to", "b
                         "was", "were", "can", "could", "must", "may", "might", "necessary",
                         "further", "any", "currently", "recommend", "suggest", "advise",
                         "want", "wish", "plan", "yet", "longer", "again", "routinely",
-                        "routine", "also", "now", "strongly", "definitely", "certainly"})
+                        "routine", "also", "now", "strongly", "definitely", "certainly", "a",
+                        "the", "reason", "needed", "/", "or", "and", "nor", "ever", "rather",
+                        "mean",
+                        "means", "require", "requires", "warrant", "warrants", "justify",
+                        "justifies", "indication", "automatically", "immediately"})
 _SENTENCE_HINT = re.compile(r"[.!?]\s+\S")
 
 
@@ -83,6 +88,8 @@ class Mention:
     text: str
     start: int
     end: int
+    group: str
+    """'drug', 'test' or 'finding'."""
     statuses: frozenset[str]
     cues: tuple[Cue, ...]
     action: Action | None
@@ -91,6 +98,9 @@ class Mention:
     quantities: tuple[Quantity, ...]
     negated: bool
     """Negated with no verb to carry it ('no anticoagulation', 'NSAIDs: none')."""
+    deciding: bool = False
+    """Governed by a plan verb in the present or imperative ('avoid', not 'stopped'): a
+    decision even inside a history or medication list."""
 
     @property
     def decision(self) -> str | None:
@@ -98,6 +108,8 @@ class Mention:
         if ATTRIBUTE in self.statuses:
             return None
         if self.action is not None:
+            if self.action.decision == "switch":
+                return _dose_change(self.quantities) or "switch"
             return self.action.decision
         if self.negated:
             return "avoid"
@@ -108,6 +120,15 @@ class Mention:
 
     def cue(self, *categories: str) -> str:
         return next((c.text for c in self.cues if c.category in categories), "")
+
+
+def _dose_change(found: tuple[Quantity, ...]) -> str | None:
+    """'Change 75 -> 88 mcg': a change of one drug's dose is an increase or a decrease."""
+    old = next((q for q in found if q.role == "from"), None)
+    new = next((q for q in found if old and q.role == "" and q.unit == old.unit), None)
+    if old is None or new is None or new.value == old.value:
+        return None
+    return "increase" if new.value > old.value else "decrease"
 
 
 @dataclass(frozen=True)
@@ -123,6 +144,12 @@ class Clause:
     quantities: tuple[Quantity, ...]
     quantity_statuses: tuple[frozenset[str], ...]
     actions: tuple[Action, ...]
+    past_dated: bool = False
+    """Dates what it says before today ('cetirizine 10 mg since 10 Mar 2026'): it reports."""
+    topic: frozenset[str] = frozenset()
+    """Concepts of the short lead-in that opens the paragraph ('Kidney function.')."""
+    cue_categories: frozenset[str] = frozenset()
+    """Every ConText category cued anywhere in the clause ('could be considered': POSSIBLE)."""
 
     @property
     def reporting(self) -> bool:
@@ -130,7 +157,7 @@ class Clause:
         return self.section in REPORTING_SECTIONS
 
     def quantity_status(self, quantity: Quantity) -> frozenset[str]:
-        for candidate, status in zip(self.quantities, self.quantity_statuses):
+        for candidate, status in zip(self.quantities, self.quantity_statuses, strict=False):
             if candidate is quantity or candidate == quantity:
                 return status
         return frozenset()
@@ -180,9 +207,12 @@ def _read(text: str, today: date | None = None) -> Note:
     _set_sentences(doc, set(starts))
     concept_spans = _concept_spans(pipeline, doc)
     verb_spans = _verb_spans(pipeline, doc, concept_spans)
+    concept_spans = _with_pronoun_objects(doc, concept_spans, verb_spans,
+                                          [(start, line) for start, (_, line)
+                                           in zip(starts, units, strict=True)])
     clause_quantities = [quantities(u[0], today) for u in units]
     quantity_spans = []
-    for start, found in zip(starts, clause_quantities):
+    for start, found in zip(starts, clause_quantities, strict=False):
         for q in found:
             span = doc.char_span(start + q.start, start + q.end, label="QUANTITY",
                                  alignment_mode="expand")
@@ -191,12 +221,202 @@ def _read(text: str, today: date | None = None) -> Note:
     doc.spans["targets"] = list(concept_spans) + quantity_spans
     pipeline.context(doc)
     statuses = {(s.start_char, s.end_char, s.label_): _cues(s) for s in doc.spans["targets"]}
+    modifiers = [(doc[m.modifier_span[0]].idx, m.category) for m in doc._.context_graph.modifiers
+                 if not _is_month_may(doc, doc[m.modifier_span[0]:m.modifier_span[1]])]
     clauses = []
-    for index, ((clause_text, line), start) in enumerate(zip(units, starts)):
+    for index, ((clause_text, line), start) in enumerate(zip(units, starts, strict=False)):
         end = start + len(clause_text)
-        clauses.append(_clause(index, clause_text, line, start, end, doc, concept_spans,
-                               verb_spans, clause_quantities[index], statuses))
+        past_asides = tuple((a.start(), a.end()) for a in _PARENTHETICAL.finditer(clause_text)
+                            if dates_past(a.group(0), today))
+        clause = _clause(index, clause_text, line, start, end, doc, concept_spans,
+                         verb_spans, clause_quantities[index], statuses,
+                         dates_past(_PARENTHETICAL.sub("", clause_text), today)
+                         or dates_past(_line_label(line.text), today)
+                         or bool(_WAS.search(clause_text)) and dates_past(clause_text, today),
+                         past_asides)
+        if not clause.past_dated and not clause.actions and past_asides:
+            # 'prednisone 40 mg x 5 days twice (Dec 2025 and Apr 2026)': a verbless record
+            clause = dataclasses.replace(clause, past_dated=True)
+        cues = [(at - start, category) for at, category in modifiers if start <= at < end]
+        clause = dataclasses.replace(clause, cue_categories=frozenset(c for _, c in cues))
+        if clause.kind == "row" and CONDITIONAL in clause.cue_categories:
+            # 'Sertraline | 100 mg | only if PHQ-9 >= 10 at 4 weeks': the row is a contingency
+            clause = dataclasses.replace(clause, mentions=tuple(
+                dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
+                for m in clause.mentions))
+        same_line = clauses[-1:] if index and units[index - 1][1] is line else []
+        clause = _resolve_elided_drug(clause, clauses[-3:], same_line, cues)
+        clause = _resolve_bare_value(clause, clauses[-3:])
+        if index and units[index - 1][1] is line:
+            clause = _resolve_pronoun(clause, clauses[-1])
+            lead = clauses[_line_start(units, index)]
+            if len(lead.text.split()) <= 6 and lead.text.endswith((".", ":")) and not (
+                    any(q.start > 3 for q in lead.quantities) or lead.actions):
+                clause = dataclasses.replace(clause, topic=frozenset().union(
+                    *(m.concepts for m in lead.mentions)))
+        if clauses:
+            clause = _continue_subject(clause, clauses[-1])
+        clauses.append(clause)
     return Note(text, tuple(clauses))
+
+
+def _line_label(text: str) -> str:
+    """The short label a line opens with ('2023: fracture; vitamin D 22'), which dates every
+    clause of the line."""
+    match = re.match(r"\s*([^:;.]{1,25}):|"
+                     r"\s*((?:[A-Za-z]{3,9}\.?\s+)?(?:\d{1,2}/)?(?:19|20)\d\d)\b",
+                     text)
+    return (match.group(1) or match.group(2)) if match else ""
+
+
+def _line_start(units: list[tuple[str, Line]], index: int) -> int:
+    """The index of the first clause of the line that clause ``index`` belongs to."""
+    while index and units[index - 1][1] is units[index][1]:
+        index -= 1
+    return index
+
+
+# '(the last value is from 2022)': an aside that dates a value, not the sentence.
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+_WAS = re.compile(r"\b(?:was|were|had)\b", re.IGNORECASE)
+_PRONOUN_SUBJECT = re.compile(r"^(?:it|this|the level|the value)\b", re.IGNORECASE)
+
+
+# A field of a structured prescription written on its own line ('DOSE: 5 MG PO TWICE DAILY').
+_FIELD_LABEL = re.compile(r"\s*(?:dose|dosing|frequency|freq|duration|route|stop(?: date)?|"
+                          r"end(?: date)?|start(?: date)?|schedule|sig|instructions)\s*:",
+                          re.IGNORECASE)
+_REPEATED_FORM = re.compile(r"\b(?:second|another|repeat|2nd|third)\s+(?:\w+\s+)?"
+                            r"(?:sachet|dose|tablet|"
+                            r"capsule|injection|infusion|packet|pill)s?\b", re.IGNORECASE)
+# 'From tomorrow he takes 16 mg once daily': a dose sentence about what comes next.
+_FORWARD_LOOKING = re.compile(r"\b(?:from tomorrow|tomorrow|from day \d+|day \d+ onward|onward|"
+                              r"going forward|thereafter|will (?:take|be)|maintenance)\b",
+                              re.IGNORECASE)
+
+
+# 'may be paused for 6 weeks': a predicate with no subject of its own.
+_SUBJECTLESS = re.compile(r"\s*(?:(?:on reflection|on second thought|in the end|actually|"
+                          r"however|that said|after all),?\s+)?"
+                          r"(?:(?:may|might|can|could|should|will|would|must|be|been|then|also|"
+                          r"and|but|to|please|it|this|or|otherwise|alternatively,?|instead,?)\s+)*",
+                          re.IGNORECASE)
+# 'Alternatively, continue the current dose': another option for the drug just discussed.
+_ALTERNATIVE_OPENING = re.compile(r"\s*(?:or|otherwise|alternatively|instead)\b", re.IGNORECASE)
+
+
+def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list[Clause],
+                         cues: list[tuple[int, str]]) -> Clause:
+    """'Buprenorphine 4 mg SL now ... Day 2 onward: 16 mg once daily': a dose written with no
+    drug, in the same section right after a drug was named, is that drug's; so is a plan verb
+    after a semicolon ('Atorvastatin 20 mg - safe; may be paused for 6 weeks')."""
+    doses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")
+             and q.role in ("", "limit")]
+    line_drugs = [m for c in same_line for m in c.mentions if m.group == "drug"]
+    if not line_drugs and _ALTERNATIVE_OPENING.match(clause.text):
+        line_drugs = [m for c in previous[-1:] for m in c.mentions if m.group == "drug"]
+    masses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")]
+    if not masses and clause.actions and line_drugs and not any(
+            m.group in ("drug", "test") for m in clause.mentions) and _SUBJECTLESS.fullmatch(
+            clause.text[:clause.actions[0].start]):
+        action = clause.actions[0]
+        if any(category == NEGATED and at < action.start for at, category in cues):
+            action = dataclasses.replace(action, negated=True)
+        status = frozenset({category for _, category in cues} & {
+            POSSIBLE, CONDITIONAL, TEMPORARY, ALTERNATIVE, LATER, HISTORICAL, COUNTERFACTUAL})
+        elided = Mention(line_drugs[0].concepts, "", 0, 0, "drug", status, (), action, (), (),
+                         False, _present(action))
+        return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
+    dose_form = _REPEATED_FORM.search(clause.text) or _FIELD_LABEL.match(clause.text)
+    # 'take the second sachet on day 3'; 'DURATION: 3 months, stop 2026-06-17'
+    earlier = [[m for m in c.mentions if m.group == "drug"] for c in previous
+               if c.section == clause.section or dose_form]
+    earlier = [found for found in earlier if found]
+    if not (doses or dose_form) or not earlier or any(
+            m.group == "drug" for m in clause.mentions) or not (
+            clause.section == "plan" or clause.actions or dose_form
+            or _FORWARD_LOOKING.search(clause.text)):
+        return clause
+    subject = earlier[-1][0]  # the drug the nearest earlier clause is about
+    action = next((a for a in clause.actions if not doses or a.start < doses[0].start), None)
+    status = clause.quantity_status(doses[0]) if doses else frozenset()
+    elided = Mention(subject.concepts, "", 0, 0, "drug", status,
+                     (), action, (), clause.quantities, False,
+                     action is not None and _present(action))
+    if _OPENS_WITH_IF.match(clause.text) or _OPENS_WITH_THRESHOLD.match(clause.text):
+        elided = dataclasses.replace(elided, statuses=elided.statuses | {CONDITIONAL})
+    elided = _arrow_contingency(clause.text, [elided], clause.actions)[0]
+    return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
+
+
+def _continue_subject(clause: Clause, previous: Clause) -> Clause:
+    """A clause goes on about what the one before it measured ('PCE 10-year risk: 12.2%.'
+    then 'Risk category: intermediate'); an answer goes on about its question ('What is his
+    risk? - About 12.2%, intermediate'; 'Should he start a statin? - Yes.')."""
+    if previous.section != clause.section and not previous.text.rstrip().endswith("?"):
+        return clause
+    measured = [m for m in previous.mentions if m.group == "test"]
+    topic = clause.topic | frozenset().union(*(m.concepts for m in measured))
+    clause = dataclasses.replace(clause, topic=topic)
+    if not previous.text.rstrip().endswith("?"):
+        return clause
+    answer = _ANSWER.match(clause.text)
+    inherited = []
+    if measured and clause.quantities and not any(m.group == "test" for m in clause.mentions):
+        inherited.append(Mention(measured[-1].concepts, "", 0, 0, "test",
+                                 clause.quantity_status(clause.quantities[0]), (), None, (),
+                                 clause.quantities, False))
+    if answer:  # 'Yes' takes the question's decision or finding, 'No' turns it down
+        no = answer.group(1).lower() == "no"
+        for m in previous.mentions:
+            statuses = m.statuses - {COUNTERFACTUAL, POSSIBLE, HISTORICAL}
+            if m.action is not None:
+                action = dataclasses.replace(m.action, start=0, negated=no)
+                inherited.append(dataclasses.replace(m, start=0, end=0, text="", action=action,
+                                                     deciding=True, statuses=statuses))
+            elif m.group == "finding":
+                inherited.append(dataclasses.replace(m, start=0, end=0, text="", negated=no,
+                                                     statuses=statuses))
+    return dataclasses.replace(clause, mentions=(*inherited, *clause.mentions))
+
+
+_ANSWER = re.compile(r"\s*(yes|no)\b", re.IGNORECASE)
+
+
+def _resolve_bare_value(clause: Clause, previous: list[Clause]) -> Clause:
+    """'Calculation: FIB-4 = ... = 1.89.' then 'Interpretation: 1.89 is indeterminate': a
+    sentence whose subject is a bare number speaks of the measure just named."""
+    match = _NUMBER_SUBJECT.match(clause.text)
+    if not match or any(m.group == "test" for m in clause.mentions):
+        return clause
+    tests = [m for c in previous for m in c.mentions if m.group == "test"]
+    if not tests:
+        return clause
+    named = tests[-1]
+    subject = Mention(named.concepts, match.group(1), match.start(1), match.start(1), "test",
+                      clause.quantity_status(clause.quantities[0]) if clause.quantities
+                      else frozenset(), (), None, (), clause.quantities, False)
+    return dataclasses.replace(clause, mentions=(subject, *clause.mentions))
+
+
+_NUMBER_SUBJECT = re.compile(r"\s*(?:[A-Za-z ]{1,20}:\s*)?(\d+(?:\.\d+)?)\s+"
+                             r"(?:is|=|falls|lies|sits)\b",
+                             re.IGNORECASE)
+
+
+def _resolve_pronoun(clause: Clause, previous: Clause) -> Clause:
+    """'Her sodium was 137 in December. It has since fallen to 130, 128 and 126': a sentence
+    whose subject is a pronoun reports on the test the previous sentence named."""
+    match = _PRONOUN_SUBJECT.match(clause.text)
+    tests = [m for m in previous.mentions if m.group == "test"]
+    if not match or not tests or not clause.quantities or any(
+            m.group == "test" for m in clause.mentions):
+        return clause
+    named = tests[-1]
+    pronoun = Mention(named.concepts, match.group(0), 0, match.end(), "test",
+                      clause.quantity_status(clause.quantities[0]), (), None, (),
+                      clause.quantities, False)
+    return dataclasses.replace(clause, mentions=(pronoun, *clause.mentions))
 
 
 def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
@@ -208,11 +428,26 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
         sentences = (_segmenter().segment(line.text) if _SENTENCE_HINT.search(line.text)
                      else [line.text])
         for sentence in sentences:
-            for part in re.split(r";\s+|\s+--\s+", sentence):
+            for part in _split_outside_brackets(sentence):
                 part = part.strip()
                 if part and re.search(r"\w", part):
                     out.append((part, line))
     return out
+
+
+def _split_outside_brackets(sentence: str) -> list[str]:
+    """Parts of a sentence split at semicolons and ' -- ', except inside ( ) or [ ]."""
+    parts, depth, start = [], 0, 0
+    for match in re.finditer(r"[(\[]|[)\]]|;\s+|\s+--\s+", sentence):
+        token = match.group(0)
+        if token in "([":
+            depth += 1
+        elif token in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            parts.append(sentence[start:match.start()])
+            start = match.end()
+    return parts + [sentence[start:]]
 
 
 @functools.cache
@@ -264,12 +499,14 @@ def _pipeline() -> _Pipeline:
             if direction not in ("FORWARD", "BACKWARD", "BIDIRECTIONAL", "TERMINATE",
                                  "PSEUDO"):
                 continue
-            if direction == "TERMINATE" or category == "NEG_END":
+            if direction == "TERMINATE" or category in ("NEG_END", "CLAUSE_BREAK"):
                 # medspaCy compares scopes with a one-sided overlap test: a terminator whose
                 # scope is the whole sentence never meets a short scope inside it.
                 max_scope = 1
             terminated_by = _TERMINATED_BY.get(category)
-            rules.append(ConTextRule(phrase, category, direction=direction,
+            # a dash ends a scope only when spaced ('IgE - none'), not inside 'skin-prick'
+            pattern = [{"TEXT": "-", "SPACY": True}] if phrase == "-" else None
+            rules.append(ConTextRule(phrase, category, direction=direction, pattern=pattern,
                                      max_scope=max_scope, terminated_by=terminated_by))
     context.add(rules)
     return _Pipeline(nlp.tokenizer, concept_matcher, verb_matcher, verb_kinds, context)
@@ -278,10 +515,12 @@ def _pipeline() -> _Pipeline:
 # A negation ends where another cue or a new predicate starts ('no diuretic for 6 weeks, meets
 # the criteria for SIADH'; 'no diuretic, most likely SIADH').
 # Every cue's scope also ends where a later step begins ('..., then cholecalciferol ...').
-_TERMINATED_BY = {category: {LATER} for category in (
+_TERMINATED_BY = {category: {LATER, "NEXT"} for category in (
     POSSIBLE, PROBABLE, CONDITIONAL, TEMPORARY, HISTORICAL, FAMILY, ALTERNATIVE, COUNTERFACTUAL)}
-_TERMINATED_BY[NEGATED] = {"NEG_END", POSSIBLE, PROBABLE, CONDITIONAL, TEMPORARY, HISTORICAL,
-                           ALTERNATIVE, LATER}
+for _hedge in (POSSIBLE, PROBABLE):
+    _TERMINATED_BY[_hedge] = _TERMINATED_BY[_hedge] | {"CLAUSE_BREAK"}
+_TERMINATED_BY[NEGATED] = {"NEG_END", "CLAUSE_BREAK", POSSIBLE, PROBABLE, CONDITIONAL, TEMPORARY,
+                           HISTORICAL, ALTERNATIVE, LATER}
 
 
 def _variants(term: str) -> set[str]:
@@ -335,6 +574,14 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
     taken = {i for span in concepts for i in range(span.start, span.end)}
     sides: dict[tuple[int, int, str], set[str]] = {}
     for match_id, start, end in pipeline.verb_matcher(doc):
+        if start and doc[start - 1].lower_ in _DEMONSTRATIVES:
+            continue  # 'a message about this change', 'every Rx': a noun, not a verb
+        if start > 1 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_:
+            continue  # 'self-limited', 'well-controlled': part of a compound word
+        if doc[start].lower_ == "off" and (
+                not doc[start].is_sent_start if pipeline.verb_kinds[match_id][1] == "before"
+                else start - doc[start].sent.start > 3):
+            continue  # 'Off PPI x 2 wk', 'pantoprazole off 2 weeks'; not 'staying off aspirin'
         if not any(i in taken for i in range(start, end)):
             kind, side = pipeline.verb_kinds[match_id]
             sides.setdefault((start, end, kind), set()).add(side)
@@ -344,34 +591,93 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
     return sorted(((s, *s.label_.split("|")) for s in kept), key=lambda v: v[0].start)
 
 
+_DEMONSTRATIVES = frozenset({"this", "that", "these", "those", "such", "every", "each", "his",
+                             "her", "their", "its", "last", "prior", "previous", "same", "any",
+                             "active", "current", "home", "existing", "old"})
+
+
 def _cues(span: Any) -> tuple[Cue, ...]:
     doc = span.doc
     cues = []
     for m in span._.modifiers:
         words = doc[m.modifier_span[0]:m.modifier_span[1]]
+        if span.start_char <= words.start_char < span.end_char:
+            continue  # 'chest CT without contrast': a word of the concept's own name
         if words.text.lower() in _ANSWER_CUES and _LINE_GOES_ON.match(
                 doc.text, words.end_char):
             continue  # 'Unprovoked DVT: no surgery, ...' labels, it does not answer 'no'
-        cues.append(Cue(m.category, words.text.lower(), words.start_char))
+        if _is_month_may(doc, words):
+            continue  # '7 May 2026' is a date, not a hedge
+        aside = next(((a, b) for a, b in _asides(doc.text) if a < words.start_char < b), None)
+        if aside and not aside[0] < span.start_char < aside[1]:
+            continue  # 'f/u 2 wk (phone, before next step)': a cue in an aside stays there
+        category = LATER if m.category == "NEXT" else m.category
+        cues.append(Cue(category, words.text.lower(), words.start_char))
     return tuple(cues)
 
 
+def _is_month_may(doc: Any, words: Any) -> bool:
+    return words.text == "May" and bool(_MONTH_MAY.search(
+        doc.text, max(0, words.start_char - 10), words.end_char + 6))
+
+
+@functools.lru_cache(maxsize=64)
+def _asides(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of every parenthesis or bracket of the text."""
+    found, stack = [], []
+    for i, char in enumerate(text):
+        if char in "([":
+            stack.append(i)
+        elif char in ")]" and stack:
+            found.append((stack.pop(), i))
+    return tuple(found)
+
+
 _ANSWER_CUES = frozenset({": no", ": none", "- none"})
-_LINE_GOES_ON = re.compile(r"[ \t]*[\w(]")
+_MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by|on|until|through|"
+                        r"for|of|since|from|before|after)\s*-?\s*May\b")
+_OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
+_OPENS_WITH_IF = re.compile(r"\s*(?:if|when|whenever|should|unless|in case)\b", re.IGNORECASE)
+_TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%()-]+){0,6}?\s+"
+                          r"(?:if|unless|in case|when|should\s+(?:\w+\s+)"
+                          r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
+                          re.IGNORECASE)
+# 'nitrofurantoin ... so it should be avoided': a verb whose subject is a pronoun for the drug.
+_PRONOUN_BEFORE = re.compile(r"\b(?:it|this|they|these|them|which)\s+(?:\w+\s+){0,3}$",
+                             re.IGNORECASE)
+_LINE_GOES_ON = re.compile(r"[ \t]*(?!(?:further|more|needed|planned|now|for now|at this time|"
+                           r"currently|indicated|recommended|required)\b)[\w(]", re.IGNORECASE)
+# '... rather than withdrawing it': a later verb the writer turns down.
+_REJECTED_VERB = re.compile(r"\b(?:rather than|instead of|in place of|as opposed to|not|never|"
+                            r"no longer)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+# A concept followed by a dose is taken as a drug ('calcium 1000-1200 mg/day').
+DOSE_AFTER = re.compile(r"\s*\(?\s*\d[\d,.]*\s*(?:-\s*[\d,.]+\s*)?(?:mg|mcg|g|iu|units?)\b",
+                         re.IGNORECASE)
 
 
 def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
             concept_spans: list[Any], verb_spans: list[tuple[Any, str, str]],
-            found: tuple[Quantity, ...], statuses: dict) -> Clause:
+            found: tuple[Quantity, ...], statuses: dict, past_dated: bool,
+            past_asides: tuple[tuple[int, int], ...] = ()) -> Clause:
     spans = [s for s in concept_spans if start <= s.start_char < end]
     verbs = [(s, kind, side) for s, kind, side in verb_spans if start <= s.start_char < end]
     actions = tuple(Action(kind, s.text.lower(), s.start_char - start) for s, kind, _ in verbs)
     mentions = []
+    groups = [_span_group(span) for span in spans]
     for i, span in enumerate(spans):
-        next_start = spans[i + 1].start_char - start if i + 1 < len(spans) else len(text)
-        cues = statuses.get((span.start_char, span.end_char, "CONCEPT"), ())
+        following = [s for s, g in zip(spans[i + 1:], groups[i + 1:], strict=True)
+                     if g == groups[i] or groups[i] == "finding"
+                     or DOSE_AFTER.match(span.doc.text, s.end_char)]  # ', calcium 1000 mg'
+        next_start = following[0].start_char - start if following else len(text)
+        cues = statuses.get((span.start_char, span.end_char, span.label_), ())
         mentions.append(_mention(text, start, span, i, spans, verbs, cues, found, next_start,
-                                 line))
+                                 line, past_dated, past_asides))
+    mentions = _arrow_contingency(text, mentions, actions)
+    if text.rstrip().endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
+                    for m in mentions]
     q_status = []
     for q in found:
         key = next((k for k in statuses if k[2] == "QUANTITY" and k[0] <= start + q.start < k[1]),
@@ -379,46 +685,174 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         cues = statuses.get(key, ()) if key else ()
         q_status.append(_status_of(cues, line, None, text))
     return Clause(text, line.section, line.kind, index, line.dated_row_is_latest,
-                  tuple(mentions), found, tuple(q_status), actions)
+                  tuple(mentions), found, tuple(q_status), actions, past_dated)
+
+
+# 'CrCl <= 30 -> stop acamprosate', 'relapse -> call': a trigger written with an arrow.
+_ARROW_TRIGGER = re.compile(r"<|>|\b(?:if|when|falls?|drops?|rises?|exceeds?|develops?|persists?|"
+                            r"worsens?|fails?|relapses?|recurs?|returns?|uncontrolled|"
+                            r"intoleran\w*|side effects?|no response|not improved)\b",
+                            re.IGNORECASE)
+
+
+# 'Growth -> PET-CT/biopsy': an event that triggers what follows even without a verb.
+_ARROW_EVENT = re.compile(r"\b(?:if|when|growth|grows|enlarg\w*|stable|stability|unchanged|"
+                          r"progress\w*|"
+                          r"fails?|persists?|relapses?|recurs?|worsens?|improves?|resolves?|"
+                          r"rises?|falls?|intoleran\w*)\b", re.IGNORECASE)
+
+
+def _arrow_contingency(text: str, mentions: list[Mention],
+                       actions: tuple[Action, ...]) -> list[Mention]:
+    """Mentions after an arrow are conditional when what precedes the arrow is a trigger and
+    a plan verb follows it; a data -> diagnosis arrow ('UNa 64 -> SIADH') is left alone."""
+    arrow = text.find(" -> ")
+    if arrow < 0:
+        return mentions
+    planned = any(a.start > arrow for a in actions)
+    if not (planned and _ARROW_TRIGGER.search(text, 0, arrow)
+            or _ARROW_EVENT.search(text, 0, arrow)):
+        return mentions
+    return [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL}) if m.start > arrow
+            else m for m in mentions]
+
+
+def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, str, str]],
+                          line_starts: list[tuple[int, Line]]) -> list[Any]:
+    """'... acamprosate 333 mg TID is right; I would hold off starting it until ...': the
+    pronoun object of a plan verb stands for the last drug named earlier in the same line."""
+    from spacy.tokens import Span
+
+    def line_of(char: int) -> Line:
+        return next(line for start, line in reversed(line_starts) if start <= char)
+
+    added = []
+    for verb, _, _ in verbs:
+        if verb.end >= len(doc) or doc[verb.end].lower_ not in ("it", "them"):
+            continue
+        line = line_of(verb.start_char)
+        earlier = [s for s in concepts if s.end <= verb.start and line_of(s.start_char) is line]
+        drugs = [s for s in earlier if _span_group(s) == "drug"]
+        if drugs and _span_group(earlier[-1]) != "finding":  # not 'recurrence ... postpone it'
+            ids = ",".join(sorted(_span_concepts(drugs[-1])))
+            added.append(Span(doc, verb.end, verb.end + 1, label=f"REF|{ids}"))
+    return sorted(concepts + added, key=lambda s: s.start)
+
+
+def _span_concepts(span: Any) -> frozenset[str]:
+    """The concepts a span names: its words in the lexicon, or the referent of a pronoun."""
+    if span.label_.startswith("REF|"):
+        return frozenset(span.label_[4:].split(","))
+    return lexicon.concepts_of(span.text)
+
+
+def _span_group(span: Any) -> str:
+    if span.label_.startswith("REF|"):
+        return "drug"
+    return _group(span.text)
+
+
+def _group(term: str) -> str:
+    """'drug' (drugs and classes), 'test' or 'finding': a dose or a value is written after its
+    concept, up to the next concept of the same group ('LT4 (high) 75 -> 100 mcg')."""
+    kinds = {lexicon.concepts()[c].kind for c in lexicon.concepts_of(term)}
+    if kinds & {"drug", "class"}:
+        return "drug"
+    return "test" if "test" in kinds else "finding"
 
 
 def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
              verbs: list[tuple[Any, str, str]], cues: tuple[Cue, ...],
-             found: tuple[Quantity, ...], next_start: int, line: Line) -> Mention:
+             found: tuple[Quantity, ...], next_start: int, line: Line,
+             past_dated: bool, past_asides: tuple[tuple[int, int], ...] = ()) -> Mention:
     begin, end = span.start_char - offset, span.end_char - offset
     previous_end = spans[i - 1].end_char - offset if i > 0 else 0
     action, governing_verb = _attach(text, offset, span, spans, i, verbs)
-    later = tuple(Action(kind, s.text.lower(), s.start_char - offset)
+    if action is not None and action.kind == "switch" and action.start < begin and re.search(
+            r"\b(?:to|for|with|onto|over to)\s+(?:\w+\s+){0,2}$",
+            text[action.start + len(action.text):begin], re.IGNORECASE):
+        action = Action("start", action.text, action.start, action.negated)  # 'switch to X'
+    implied = lexicon.acting_terms().get(span.text.lower())
+    if implied and (action is None or action.start < begin):
+        action = Action(implied, span.text.lower(), begin)  # 'restrict fluids to 800 mL'
+    later = tuple(Action(kind, s.text.lower(), s.start_char - offset,
+                         negated=bool(_REJECTED_VERB.search(text, 0, s.start_char - offset)))
                   for s, kind, side in verbs
-                  if side == "before" and end <= s.start_char - offset < next_start
+                  if end <= s.start_char - offset < next_start
                   and (action is None or s.start_char - offset > action.start)
-                  and not _has_object(s, spans))
+                  and (side != "after" and not _has_object(s, spans)
+                       or side != "before" and _PRONOUN_BEFORE.search(
+                           span.doc.text, 0, s.start_char)))
     cues = _filter_barriers(text, offset, cues, span, verbs, governing_verb)
     negation = next((c for c in cues if c.category == NEGATED), None)
     negated = negation is not None
-    if action is not None and negated and not action.negated:
+    if action is not None and negated and action.start + offset < negation.start < (
+            span.start_char) and action.kind != "avoid":
+        action = None  # 'ideally stop, and especially no binges': the 'no' is the object's
+    if action is not None and negated and not action.negated and not (
+            action.start >= end and negation.start < span.start_char
+            and action.kind == "avoid"):
         action = Action(action.kind, action.text, action.start, negated=True)
+    if action is not None and action.start >= end and negation is not None and (
+            negation.start < span.start_char) and action.kind == "avoid":
+        negated = False  # 'No naltrexone (contraindicated ...)': both say avoid
     stop = _first_boundary(text, end, next_start)
-    attached = tuple(q for q in found if end <= q.start < stop) or tuple(
-        q for q in found if previous_end <= q.start and q.end <= begin and begin - q.end <= 3)
-    concept_ids = frozenset().union(*(lexicon.ancestors(c)
-                                      for c in lexicon.concepts_of(span.text)))
-    status = _status_of(cues, line, action, text)
+    attached = tuple(q for q in found if end <= q.start < stop or q.start < begin and q.end > end
+                     ) or tuple(q for q in found if previous_end <= q.start and q.end <= begin
+                                and begin - q.end <= 3)  # '2 acamprosate tablets (333 mg each)'
+    concept_ids = frozenset().union(*(lexicon.ancestors(c) for c in _span_concepts(span)))
+    status = _status_of(cues, line, action, text, later)
+    if (action is None or action.start < begin) and _TRAILING_IF.match(text, end):
+        status = status | {CONDITIONAL}  # 'hold metformin if vomiting', 'CT if no response'
+    if LATER in status and _OPENS_WITH_IF.match(text) or _OPENS_WITH_THRESHOLD.match(text):
+        status = status | {CONDITIONAL}  # 'if Hb has not normalized, then proceed to EGD',
+        # '...; below 30, stop metformin'
+    if action is not None and _PAST_FORM.search(action.text) and (past_dated or any(
+            a <= action.start < b for a, b in past_asides)):  # 'ASA 81 (held since 2/25)'
+        status = status | {HISTORICAL}  # 'sertraline 50 mg started 12/20/25'
+
+    if negation is not None and negation.text == "never" and action is None and (
+            _span_group(span) == "test"):
+        negated, status = False, status | {HISTORICAL}  # 'never EGD': never had one
     if _ATTRIBUTE.match(text, end):
         # 'no statin intolerance', 'sulfa allergy': a finding about the drug, not a decision
         action, later, negated = None, (), False
         status = status | {ATTRIBUTE}
-    return Mention(concept_ids, span.text, begin, end, status, cues, action, later, attached,
-                   negated and action is None)
+    deciding = any(a is not None and _present(a) for a in (action, *later))
+    return Mention(concept_ids, span.text, begin, end, _span_group(span), status, cues, action,
+                   later, attached, negated and action is None, deciding)
+
+
+def _present(action: Action) -> bool:
+    """A verb in the present or imperative ('avoid', 'is not indicated', 'contraindicated'),
+    not a report of the past ('stopped', 'was started'); avoiding is a standing decision
+    ('nitrofurantoin: avoided because CrCl < 30')."""
+    if action.kind == "avoid" and not action.negated:
+        return True
+    if action.kind == "keep_dose" and not _KEEP_VERB.match(action.text):
+        return False  # 'same dose', 'unchanged' describe; 'keep', 'maintain' decide
+    return not _PAST_FORM.search(action.text) or bool(_JUDGMENT.search(action.text))
+
+
+# A verb in the past participle or past tense, irregular ones too ('held', "d/c'd").
+_PAST_FORM = re.compile(r"(?:ed|en|'d)$|"
+                        r"\b(?:held|kept|left|took|began|quit|cut|withdrew|gave|put)$")
+_KEEP_VERB = re.compile(r"(?:keep|maintain|leave|stay|remain|hold)", re.IGNORECASE)
+_JUDGMENT = re.compile(r"^(?:is|are)\b|\bnot\b|^contraindicated$|^unnecessary$")
 
 
 def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
-               text: str) -> frozenset[str]:
+               text: str, later: tuple[Action, ...] = ()) -> frozenset[str]:
+    """The cues' categories; a history or medication list reports the past, except where the
+    writer decides something there in the present tense ('nitrofurantoin - avoid')."""
     status = {c.category for c in cues} - {NEGATED}
-    if line.section in PAST_SECTIONS:
+    deciding = any(a is not None and _present(a) for a in (action, *later))
+    if line.section in PAST_SECTIONS and not deciding:
         status.add(HISTORICAL)
     if line.kind == "row" and line.dated_row_is_latest is False:
         status.add(HISTORICAL)
+    if line.later_step:
+        status.add(LATER)
     return frozenset(status)
 
 
@@ -429,45 +863,102 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
     before = [(s, kind) for s, kind, side in verbs
               if side != "after" and s.end <= span.start
               and not _boundary_between(span.doc[s.end:span.start])
+              and not _closes_aside(span.doc[s.end:span.start].text)
+              and not _NEW_NEGATION.search(span.doc[s.end:span.start].text)
               and _governs(s, span, spans)]
     after = None
-    next_span_start = spans[i + 1].start if i + 1 < len(spans) else None
+    last = _list_end(spans, i)  # 'IgE and skin testing, including food panels, are not ...'
+    next_span_start = spans[last + 1].start if last + 1 < len(spans) else None
     for s, kind, side in verbs:
-        if s.start < span.end:
-            continue
-        if next_span_start is not None and s.start >= next_span_start:
+        if s.start < spans[last].end:
+            if s.start < span.end or last == i:
+                continue
             break
-        gap = span.doc[span.end:s.start]
-        if (side != "before" or _colon_between(gap)) and _only_dose_words(gap):
+        if next_span_start is not None and s.start >= next_span_start and not (
+                side != "before" and _ALL_BEFORE.search(span.doc.text, 0, s.start_char)):
+            break
+        if last != i and side == "before":
+            break
+        gap = span.doc[spans[last].end:s.start]
+        if (side != "before" or _colon_between(gap)) and (
+                _only_dose_words(gap) or _INTERJECTION.match(gap.text)
+                or side != "before" and 0 < len(gap) <= 3
+                and all(t.lower_ in _COPULA_GAP for t in gap)
+                or _ALL_BEFORE.search(span.doc.text, 0, s.start_char)):
             after = (s, kind)
         break
+    own = _own_verb(span, spans, verbs, i)
+    if own is not None:
+        s, kind = own
+        return Action(kind, s.text.lower(), s.start_char - offset), s
     if after is not None and (not before or _adjacent(span, after[0])):
-        return _after_action(span, after, offset), after[0]
+        action = _after_action(span, after, offset)
+        return action, (after[0] if action is not None else None)
     if before:
         s, kind = before[-1]
-        return Action(kind, s.text.lower(), s.start_char - offset), s
+        negated = bool(_NOT_JUST_BEFORE.search(span.doc.text, 0, s.start_char))
+        if len(before) > 1 and kind in ("order", "start", "endorse", "resume", "increase",
+                                          "switch") and (
+                before[-2][1] in ("avoid", "stop", "continue", "decrease")
+                and s.start - before[-2][0].end <= 1):
+            s, kind = before[-2]  # 'avoid repeat prednisone courses', 'stop taking X'
+        return Action(kind, s.text.lower(), s.start_char - offset, negated=negated), s
     if after is not None:
-        return _after_action(span, after, offset), after[0]
+        action = _after_action(span, after, offset)
+        return action, (after[0] if action is not None else None)
     return None, None
 
 
-def _after_action(span: Any, after: tuple[Any, str], offset: int) -> Action:
+_ADMINISTRATION = re.compile(
+    r"\s+(?:with|within|at the same time|together|alongside|simultaneously|on an empty|"
+    r"before|after|near|close to|crushed|chewed)\b", re.IGNORECASE)
+# 'naltrexone is therefore contraindicated': words between a drug and its predicate.
+_COPULA_GAP = frozenset({"is", "are", "was", "has", "have", "had", "been", "be", "being", "will",
+                         "therefore", "thus", "also", "clearly", "now",
+                         "still", "currently", "absolutely", "relatively", "generally", "so",
+                         "definitely", "strictly", "both", "all"})
+_MODALS = frozenset({"can", "could", "may", "might", "should", "will", "would", "must", "to",
+                     "be", "is", "are", "then", "also", "still", "now"})
+
+
+def _own_verb(span: Any, spans: list[Any], verbs: list[tuple[Any, str, str]],
+              i: int) -> tuple[Any, str] | None:
+    """A verb the concept is the subject of ('dapagliflozin can continue'), when a verb before
+    it governs another concept ('stop metformin (dapagliflozin can continue)')."""
+    previous = spans[i - 1] if i else None
+    if previous is None:
+        return None
+    for s, kind, side in verbs:
+        if s.start >= span.end:
+            gap = [t.lower_ for t in span.doc[span.end:s.start]]
+            if gap and all(w in _MODALS for w in gap) and side != "after" and any(
+                    v.end <= previous.start for v, _, _ in verbs):
+                return s, kind
+            return None
+    return None
+
+
+def _after_action(span: Any, after: tuple[Any, str], offset: int) -> Action | None:
     """A verb written after its concept, negated when a 'not' sits between them
     ('an SGLT2 inhibitor is not used')."""
     verb, kind = after
     gap = {t.lower_ for t in span.doc[span.end:verb.start]}
-    return Action(kind, verb.text.lower(), verb.start_char - offset,
-                  negated=bool(gap & {"not", "n't", "never"}))
+    negated = bool(gap & {"not", "n't", "never"})
+    if negated and _ADMINISTRATION.match(span.doc.text, verb.end_char):
+        return None  # 'tetracycline should not be taken with dairy': how, not whether
+    return Action(kind, verb.text.lower(), verb.start_char - offset, negated=negated)
 
 
 _DOSE_WORD = re.compile(
     r"^(?:[\d.,/%-]+|mg|mcg|g|iu|units?|ml|tabs?|tablets?|caps?|capsules?|po|sl|sc|sq|subq|iv|"
     r"im|daily|bid|tid|qid|qd|qhs|qam|weekly|monthly|once|twice|a|day|week|month|x|by|mouth|"
-    r"oral|orally|every|q\d*\w*|h|hours?|weeks?|months?|days?|wk|wks|mo|at|night|bedtime|"
+    r"oral|orally|every|q\d*\w*|h|hours?|weeks?|months?|days?|wk|wks|mo|w|d|at|night|bedtime|"
     r"morning|evening|er|xr|sr|dr|la|ir|film|films|spray|nasal|sublingual|subcutaneous|"
     r"subcutaneously|intravenous|intravenously|with|food|tablet|dose|doses|hs|prn|the|new|"
     r"[:\-–—,()\[\]]|is|are|was|be|been|being|to|for|now|today|:|and|of|in|may|can|could|"
-    r"should|will|would|might|must|also|then|once|twice|not)$", re.IGNORECASE)
+    r"should|will|would|might|must|also|then|once|twice|not|reason|all|both|are|were|drugs?|"
+    r"medications?|meds?|agents?|therapy|treatment|regimen|course|prescription)$",
+    re.IGNORECASE)
 
 
 _BOUNDARY = frozenset({"then", "but", "however", "because", "since", "whereas", "while",
@@ -497,16 +988,65 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
     """Whether a verb reaches a concept over the concepts between them: only through a list
     ('avoid NSAIDs, including ibuprofen and naproxen'), not over a phrase that makes the later
     concept the object of something else ('avoid calcium within 4 hours of levothyroxine')."""
+    words, depth = [], 0
+    for token in span.doc[verb.end:span.start]:  # a parenthesis is an aside: skip its words
+        depth += token.text.count("(") - token.text.count(")")
+        if depth <= 0 and ")" not in token.text:
+            words.append(token.lower_)
+        depth = max(depth, 0)
+    moving = verb.label_.startswith(("switch", "refer", "start", "resume", "increase",
+                                     "decrease")) or bool(
+        words and _MOVING_VERB.match(words[0]))  # 'avoid switching to another SSRI'
+    blocked = False
+    for i, word in enumerate(words):
+        if word == "to" and i + 1 < len(words) and words[i + 1] in _PURPOSE_VERBS:
+            continue  # 'a TTE to assess LV function, a sleep study': a purpose, not an object
+        if word in ("and", ",", "plus") and i + 1 < len(words) and words[i + 1] in (
+                "a", "an", "the", "also", "as") or words[i:i + 3] == ["as", "well", "as"]:
+            blocked = False  # 'an EGD with biopsies and a colonoscopy': a new conjunct
+        elif word in _PREPOSITIONS and not (
+                word == "of" and (words[i - 1] if i else verb[-1].lower_) in _OF_HEADS
+                or word in ("to", "from", "with", "on") and moving):
+            blocked = True  # 'avoid calcium within 4 hours of levothyroxine'
+    if blocked:
+        return False
     between = [s for s in spans if verb.end <= s.start and s.end <= span.start]
     if not between:
         return True
-    gap = span.doc[between[-1].end:span.start].text
-    return not gap.strip() or bool(_JOINER.match(gap.strip()))
+    gap = span.doc[between[-1].end:span.start]
+    return not gap.text.strip() or bool(_JOINER.match(gap.text.strip())) or (
+        len(gap) <= 6 and any(t.lower_ in ("and", "or", ",", "/", "nor", "&") for t in gap)) or (
+        len(gap) <= 9 and bool(_ENDS_WITH_JOINER.search(gap.text)))
+
+
+_PURPOSE_VERBS = frozenset({"assess", "evaluate", "check", "look", "exclude", "rule", "screen",
+                            "confirm", "measure", "guide", "monitor", "document", "establish",
+                            "characterize", "define", "quantify", "identify", "estimate",
+                            "detect", "stage", "clarify", "follow", "track", "see", "ensure"})
+_MOVING_VERB = re.compile(r"^(?:switch|chang|convert|transition|mov|refer|resum|start|initiat|"
+                          r"increas|decreas|reduc|titrat|adjust|rais|lower|"
+                          r"go|escalat|step)\w*$")
+# '... colonoscopy in the same session, as well as tTG-IgA': a list goes on after an aside.
+_ENDS_WITH_JOINER = re.compile(r"(?:,\s*and|,\s*plus|as well as|\band also|,)\s*(?:an?|the)?\s*$",
+                               re.IGNORECASE)
+_PREPOSITIONS = frozenset({"during", "with", "for", "of", "on", "in", "after", "before", "until",
+                           "while", "than", "at", "by", "about", "within", "without",
+                           "despite", "per", "into", "onto", "over", "under", "via", "through",
+                           "since", "because", "from", "to", "against", "unlike", "besides"})
+_OF_HEADS = frozenset({"dose", "doses", "course", "trial", "use", "regimen", "therapy",
+                       "treatment", "initiation", "dosing", "strength", "supply", "all", "any",
+                       "each", "both", "one"})
 
 
 def _boundary_between(tokens: Any) -> bool:
     """Whether a word that opens another clause lies between a verb and a concept."""
     return any(t.lower_ in _BOUNDARY for t in tokens)
+
+
+# 'Nitrofurantoin, despite in-vitro susceptibility, should be avoided'
+_INTERJECTION = re.compile(r"^\s*,[^,;:]{0,70},\s*(?:\w+\s+){0,3}$")
+# '..., nitrofurantoin (...) and oral beta-lactams are all excluded'
+_ALL_BEFORE = re.compile(r"\b(?:all|both|each)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
 def _only_dose_words(gap: Any) -> bool:
@@ -515,6 +1055,40 @@ def _only_dose_words(gap: Any) -> bool:
 
 def _colon_between(gap: Any) -> bool:
     return any(t.text in (":", "-", "–", "—", "=") for t in gap)
+
+
+# 'Stop PO iron - no further oral iron': a new negated statement after a dash.
+_NEW_NEGATION = re.compile(r"\s[-:;]\s*(?:no|not|never|none|nor)\b", re.IGNORECASE)
+
+
+def _closes_aside(gap: str) -> bool:
+    """Whether the text after a verb closes a parenthesis it opened in: 'a TSH (never
+    checked), a CBC' - the verb inside the aside governs nothing outside it."""
+    return gap.find(")") >= 0 and (gap.find("(") < 0 or gap.find(")") < gap.find("("))
+
+
+def _list_end(spans: list[Any], i: int) -> int:
+    """The index of the last concept of the list that concept i opens or continues."""
+    last = i
+    while last + 1 < len(spans):
+        gap, depth = [], 0
+        for token in spans[i].doc[spans[last].end:spans[last + 1].start]:
+            depth += token.text.count("(") - token.text.count(")")  # skip '(r/o lymphoma)'
+            if depth <= 0 and ")" not in token.text:
+                gap.append(token)
+            depth = max(depth, 0)
+        words = [t.lower_ for t in gap if t.lower_ not in ("a", "an", "the")]
+        if not (len(gap) <= 4 and all(t.lower_ in _LIST_WORDS for t in gap)
+                or len(gap) <= 6 and words and words[0] == "with" and words[-1] in _LIST_WORDS):
+            break  # 'EGD with duodenal biopsies and colonoscopy' is still a list
+        last += 1
+    return last
+
+
+_LIST_WORDS = frozenset({",", "and", "or", "/", "&", "nor", "plus", "including", "incl", "e.g.",
+                         "such", "as", "(", ")", "i.e.", "both", "either", "other", "any"})
+# 'not ordered', 'never started': a verb turned down by the word just before it.
+_NOT_JUST_BEFORE = re.compile(r"\b(?:not|never|n't)\s*$", re.IGNORECASE)
 
 
 def _adjacent(span: Any, verb: Any) -> bool:
@@ -536,11 +1110,13 @@ def _filter_barriers(text: str, offset: int, cues: tuple[Cue, ...], span: Any,
         if cue.category in (NEGATED, POSSIBLE) and cue.start < span.start_char:
             blocked = False
             for s, _, _ in verbs:
-                if cue.start < s.start_char < span.start_char:
-                    between = span.doc.char_span(cue.start, s.start_char,
+                if cue.start + len(cue.text) <= s.start_char < span.start_char:
+                    between = span.doc.char_span(cue.start + len(cue.text), s.start_char,
                                                  alignment_mode="expand")
-                    words = [t.text.lower() for t in between][1:] if between is not None else []
-                    if any(w not in _AUXILIARY and re.search(r"\w", w) for w in words):
+                    words = [t for t in between] if between is not None else []
+                    verb_tokens = {i for v, _, _ in verbs for i in range(v.start, v.end)}
+                    if any(t.text.lower() not in _AUXILIARY and t.i not in verb_tokens
+                           and re.search(r"\w", t.text) for t in words):
                         blocked = True
                         break
             if blocked:

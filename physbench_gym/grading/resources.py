@@ -9,6 +9,10 @@ from typing import Any
 _CODE_FIELDS = ("code", "medicationCodeableConcept", "type", "vaccineCode", "category")
 _PER_DAY = {"s": 86400.0, "min": 1440.0, "h": 24.0, "d": 1.0, "wk": 1 / 7, "mo": 1 / 30,
             "a": 1 / 365}
+ORDER_INTENTS = frozenset({"order", "original-order", "reflex-order", "filler-order",
+                           "instance-order"})
+"""Request intents that authorize acting now; 'plan', 'proposal' and 'directive' do not."""
+PLACED_STATUSES = frozenset({"active", "completed"})
 
 
 def codings(resource: dict[str, Any], field: str | None = None) -> list[tuple[str, str]]:
@@ -35,6 +39,18 @@ def matches_code(resource: dict[str, Any], wanted: list[str], field: str | None 
     return False
 
 
+def placed(resource: dict[str, Any]) -> bool:
+    """Whether a request reached the patient: active (or completed) with an order intent.
+
+    Drafts, orders on hold, cancelled or stopped ones, plans and proposals were not placed.
+    Resources that are not requests (no ``intent``, e.g. a Communication) count as placed.
+    """
+    if "intent" not in resource:
+        return True
+    return (resource.get("status") in PLACED_STATUSES
+            and resource.get("intent") in ORDER_INTENTS)
+
+
 def patient_id(resource: dict[str, Any]) -> str | None:
     """The id of the Patient the resource is about (subject or patient), if any."""
     if resource.get("resourceType") == "Patient":
@@ -45,6 +61,12 @@ def patient_id(resource: dict[str, Any]) -> str | None:
         if ref.startswith("Patient/"):
             return ref.split("/", 1)[1]
     return None
+
+
+def tags(resource: dict[str, Any]) -> set[tuple[str, str]]:
+    """The (system, code) pairs of the resource's ``meta.tag`` (an episode's writes carry one)."""
+    return {(str(t.get("system")), str(t.get("code")))
+            for t in (resource.get("meta") or {}).get("tag", []) or [] if isinstance(t, dict)}
 
 
 def text_of(resource: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ from physbench_gym.errors import TaskSpecError, UnknownTaskError
 from physbench_gym.tasks.spec import TaskSpec
 from physbench_gym.tasks.variants import TaskInstance, instantiate
 
+
 @cache
 def spec_paths() -> dict[str, Path]:
     """Task id -> spec file, for every ``task_specs/<group>/<task_id>.yaml``."""

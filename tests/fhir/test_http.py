@@ -204,7 +204,7 @@ def test_physbench_serve_loads_data_and_serves(tmp_path) -> None:
         assert patient.json()["name"][0]["family"] == "Abara"
     finally:
         process.send_signal(signal.SIGINT)
-        process.wait(timeout=20)
+        process.wait(timeout=60)
     assert base_url in process.stdout.read()
 
 

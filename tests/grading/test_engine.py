@@ -6,7 +6,7 @@ from physbench_gym.grading.core import READ, CheckpointResult, Grader, build_gra
 from physbench_gym.grading.engine import BuiltCheckpoint, CheckpointEngine
 
 RETRIEVED = {"retrieved": {"resource_type": "Observation", "codes": ["http://loinc.org|3016-3"]}}
-DECIDED = {"note_decision": {"subject": ["levothyroxine"], "action": ["increase"]}}
+DECIDED = {"note_decision": {"concept": ["levothyroxine"], "action": ["increase"]}}
 
 
 def test_retrieval_and_compositions_of_it_are_monotone_and_typed():

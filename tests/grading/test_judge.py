@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
 from physbench_gym.errors import TaskSpecError
-from physbench_gym.grading.core import GradingContext, build_grader
+from physbench_gym.grading.core import GradingContext
+from physbench_gym.grading.engine import build_checkpoints
 from physbench_gym.grading.judge import JudgeError, LLMJudge, parse_verdict
 from tests.stub_llm_server import Failure, Reply, StubLLMServer, assistant_text
 
@@ -15,7 +17,7 @@ NOTE_PATH = "/workspace/output/consult_note.md"
 RUBRIC = "States that levothyroxine is increased to 88 mcg daily with TSH recheck in 6 weeks."
 TRUTH = "TSH 8.9 mIU/L on levothyroxine 75 mcg; correct plan: 88 mcg daily, TSH in 6-8 weeks."
 NOTE = "Assessment: under-replaced hypothyroidism (TSH 8.9). Plan: increase LT4 to 88 mcg."
-FALLBACK = {"note_value": {"label": ["TSH"], "value": 8.9, "tolerance": 0.05}}
+FALLBACK = {"note_value": {"concept": ["tsh"], "value": 8.9, "tolerance": 0.05}}
 
 
 @pytest.fixture
@@ -115,36 +117,41 @@ def context(client, note: str | None, judge=None) -> GradingContext:
                           patient_id="p1", note_path=NOTE_PATH, files=files, judge=judge)
 
 
-RUBRIC_SPEC = {"rubric": {"rubric": RUBRIC, "ground_truth": TRUTH, "fallback": FALLBACK}}
+class Checkpoint(SimpleNamespace):
+    """A rendered spec checkpoint as the engine reads it."""
 
 
-def test_rubric_without_judge_uses_the_deterministic_fallback(empty_client):
-    grader = build_grader(RUBRIC_SPEC)
+def rubric_grader(grader=FALLBACK, rubric: str = RUBRIC):
+    checkpoint = Checkpoint(id="plan", capability="documentation", description=TRUTH,
+                            weight=1.0, grader=grader, rubric=rubric)
+    built, = build_checkpoints([checkpoint], "test")
+    return built.grader
+
+
+def test_rubric_without_judge_uses_the_deterministic_grader(empty_client):
+    grader = rubric_grader()
     passed = grader.check(context(empty_client, NOTE))
     failed = grader.check(context(empty_client, "Plan: increase LT4 to 88 mcg."))
     assert passed.passed and passed.grader == "deterministic"
     assert not failed.passed and failed.grader == "deterministic"
-    assert {"file"} <= grader.triggers
+    assert grader.triggers == {"file"}
 
 
 def test_rubric_with_judge_lets_the_judge_decide(empty_client, stub, tmp_path):
     stub.push(answer('{"verdict": "fail", "reason": "Recheck interval missing."}'))
     judge = make_judge(stub, tmp_path)
-    grader = build_grader(RUBRIC_SPEC)
+    grader = rubric_grader()
     result = grader.check(context(empty_client, NOTE, judge))
     assert not result.passed and result.grader == "llm:judge-1"
     assert result.reason == "Recheck interval missing."
+    user = stub.requests[0]["messages"][-1]["content"]
+    assert RUBRIC in user and TRUTH in user
     missing = grader.check(context(empty_client, None, judge))
     assert not missing.passed and "was not written" in missing.reason
     assert len(stub.requests) == 1
 
 
-@pytest.mark.parametrize("arguments", [
-    {"rubric": RUBRIC, "ground_truth": TRUTH},
-    {"rubric": RUBRIC, "ground_truth": TRUTH, "fallback": {"no_such_primitive": {}}},
-    {"rubric": "", "ground_truth": TRUTH, "fallback": FALLBACK},
-    {"rubric": RUBRIC, "ground_truth": TRUTH, "fallback": FALLBACK, "extra": 1},
-])
-def test_invalid_rubric_specs_are_rejected(arguments):
-    with pytest.raises(TaskSpecError):
-        build_grader({"rubric": arguments})
+def test_a_rubric_needs_a_grader_that_reads_only_the_note():
+    ordered = {"ordered": {"resource_type": "ServiceRequest", "codes": ["http://loinc.org|3016-3"]}}
+    with pytest.raises(TaskSpecError, match="reads only the note"):
+        rubric_grader(grader={"all": {"of": [FALLBACK, ordered]}})

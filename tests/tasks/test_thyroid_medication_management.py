@@ -59,13 +59,6 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize("note", CORRECT)
-def test_correct_notes_pass(note):
-    verdicts = grade_note(TASK, note)
-    assert set(verdicts) == NOTE_CHECKS
-    assert all(verdicts.values()), verdicts
-
-
 @pytest.mark.parametrize("note", WRONG)
 def test_wrong_notes_fail(note):
     assert not all(grade_note(TASK, note).values())
