@@ -636,7 +636,8 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
             problem = problem or f"repeats a single dose: \"{clause.text[:90]}\""
             continue
         for index, decision in enumerate(_decisions(clause, mention, args)):
-            later = index > 0 or mention.decision is None and bool(mention.later)
+            later = (index > 0 and not _offered_instead(clause, mention, index)
+                     ) or mention.decision is None and bool(mention.later)
             if decision == "stop" and _stops_a_strength(clause, mention, args):
                 continue
             if decision in opposite and _in_force(clause, mention, args, decision) and not later:
@@ -688,6 +689,17 @@ def _decisions(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> list
     first = _decision(clause, mention, args)
     later = [a.decision for a in mention.later]
     return ([first] if first is not None else []) + later
+
+
+def _offered_instead(clause: Clause, mention: Mention, index: int) -> bool:
+    """'X could be stopped, or continued at the current dose': a verb after the first that
+    offers another option (joined by 'or') rather than a later step."""
+    actions = ([mention.action] if mention.action is not None else []) + list(mention.later)
+    if index >= len(actions) or index == 0:
+        return False
+    previous, current = actions[index - 1], actions[index]
+    between = clause.text[previous.start + len(previous.text):current.start]
+    return bool(re.fullmatch(r"[\s,;]*(?:or|and/or|or else)\s*", between, re.IGNORECASE))
 
 
 def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str | None:
