@@ -312,7 +312,10 @@ class ServerThread:
         if self._stopping.is_set():
             return
         self._stopping.set()
-        self._server.pull_trigger()
+        try:
+            self._server.pull_trigger()  # wake the loop so it sees the stop at once
+        except OSError:
+            pass  # the loop already saw it and closed the trigger
         self._thread.join(timeout=10)
 
     def __enter__(self) -> ServerThread:

@@ -227,7 +227,8 @@ def _heading(line: str) -> tuple[str, str] | None:
 
 
 def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
-    """A table as lines: each row's first cell, then 'header value' for the other cells."""
+    """A table as lines: each row's first cell, then its other cells ('header value' for a
+    cell that is a bare value)."""
     header = rows[0] if len(rows) > 1 else []
     body = rows[1:] if header else rows
     dates = [_row_date(row) for row in body]
@@ -244,13 +245,22 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
             if not cell:
                 continue
             name = header[i] if i < len(header) else ""
-            parts.append(f"{name} {cell}".strip() if name and not _same(name, cell) else cell)
+            # 'TSH | Result 8.9' and 'Reason excluded ...' keep their label; a worded cell
+            # under a generic header speaks for itself ('Stop (PCP messaged)' under 'Detail')
+            labelled = name and not _same(name, cell) and (
+                _VALUE_CELL.match(cell) or not _GENERIC_HEADER.fullmatch(name.strip().lower()))
+            parts.append(f"{name} {cell}".strip() if labelled else cell)
         text = f"{first}: {', '.join(parts)}" if first and parts else first or ", ".join(parts)
         latest = None if date is None else date == newest
         out.append(Line(text, section, "row", latest, schedule and index > 0))
     return out
 
 
+_GENERIC_HEADER = re.compile(r"(?:details?|frequency|freq|"
+                             r"dose|dosing|route|comments?|notes?|items?|drugs?|tests?|"
+                             r"drug\s*/\s*test|agents?|what|when|how|instructions?|sig|"
+                             r"schedule|interval|specifics)")
+_VALUE_CELL = re.compile(r"\s*(?:[<>=~]|\*\*)*\s*[-+]?\d")
 _STEP_HEADER = re.compile(r"\s*(?:weeks?|wks?|days?|step|phase|period|time|when|stage|dates?)\b",
                           re.IGNORECASE)
 

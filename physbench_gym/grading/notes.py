@@ -293,7 +293,8 @@ def _period_hours(clause: Clause, quantity: Quantity) -> float | None:
     for later in clause.quantities:
         if later.start > quantity.start and later.unit in ("h", "d"):
             gap = clause.text[quantity.end:later.start]
-            if len(gap) > 25 or re.search(r"[;,]", gap):
+            if len(gap) > 25 or re.search(r"[;,]", gap) and not re.fullmatch(
+                    r"\s*,\s*(?:per|/|in|over|every)\s*", gap):  # a table row's next cell
                 return None
             return later.value * (24.0 if later.unit == "d" else 1.0)
     return 24.0 if quantity.daily else None
@@ -679,7 +680,7 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
 
 def _stops_a_strength(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> bool:
     """'Stop the 75 mcg tablets' when the dose changes: the old strength, not the drug."""
-    return bool(set(args.action) & {"increase", "decrease", "switch"}) and any(
+    return bool(set(args.action) & {"increase", "decrease"}) and any(
         q.unit in ("mg", "mcg", "g", "iu") for q in _dose_quantities(clause, mention))
 
 
@@ -807,8 +808,8 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
                     quantity.unit in ("mg", "mcg", "g", "iu")):
                 quantity = dataclasses.replace(quantity, role="")  # 'target 16 mg daily'
             if quantity.role in ("from", "reference", "duration", "after", "other_period",
-                                 "total", "delta", "additional", "date", "later",
-                                 "approximate") or (
+                                 "delta", "additional", "date", "later", "approximate") or (
+                    quantity.role == "total" and not amount.limit) or (
                     quantity.role == "limit" and not amount.limit) or (
                     amount.scheduled_only and not regimen and not quantity.daily):
                 continue

@@ -239,7 +239,9 @@ def _read(text: str, today: date | None = None) -> Note:
             clause = dataclasses.replace(clause, past_dated=True)
         cues = [(at - start, category) for at, category in modifiers if start <= at < end]
         clause = dataclasses.replace(clause, cue_categories=frozenset(c for _, c in cues))
-        if clause.kind == "row" and CONDITIONAL in clause.cue_categories:
+        conditions = [at for at, category in cues if category == CONDITIONAL]
+        if clause.kind == "row" and conditions and not any(
+                a.start < min(conditions) for a in clause.actions):
             # 'Sertraline | 100 mg | only if PHQ-9 >= 10 at 4 weeks': the row is a contingency
             clause = dataclasses.replace(clause, mentions=tuple(
                 dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
