@@ -803,6 +803,8 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
             return "as needed, not scheduled"  # 'cetirizine 20 mg daily as needed for hives'
         readings = []
         for quantity in quantities:
+            if _LOADING.search(clause.text[max(0, quantity.start - 16):quantity.start]):
+                continue  # 'loading 10 mg BID x 1 week, then 5 mg BID': not the regimen
             if quantity.role == "reference" and _TARGET_DOSE.search(
                     clause.text[max(0, quantity.start - 20):quantity.start]) and (
                     quantity.unit in ("mg", "mcg", "g", "iu")):
@@ -902,6 +904,7 @@ _OR_BETWEEN = re.compile(r"[^.;]{0,12}\b(?:or|and)\b\s*(?:in|at|after|within|for
 
 
 _NOT_PRN = re.compile(r"\b(?:not|no|rather than|instead of|never)\b[\s,]*$", re.IGNORECASE)
+_LOADING = re.compile(r"\b(?:loading|load|lead-in)(?: dose)?(?: of)?\s*:?\s*$", re.IGNORECASE)
 _TARGET_DOSE = re.compile(r"\b(?:target|goal)(?: dose)?(?: of)?\s*(?:[:=~]|of)?\s*$",
                           re.IGNORECASE)
 _AS_NEEDED = re.compile(r"\b(?:as needed|prn|p\.r\.n|when needed|if needed|on demand|"
