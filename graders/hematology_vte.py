@@ -159,6 +159,21 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
     }
 
 
+def _only_anticoagulant(codes: list[str], per_day: int, label: str,
+                        others: list[str]) -> dict[str, Any]:
+    """An active order of one of ``codes`` on its schedule, and no order of any other
+    anticoagulant (``others`` and the other DOAC's extended-phase products)."""
+    rest = [c for c in (*others, APIXABAN_2_5, APIXABAN_5, RIVAROXABAN_10, RIVAROXABAN_20)
+            if c not in codes]
+    return {"all": {"of": [
+        {"ordered": {"resource_type": "MedicationRequest", "codes": codes, "status": ["active"],
+                     "intent": ["order"], "per_day": {"min": per_day, "max": per_day},
+                     "label": label}},
+        {"not_ordered": {"resource_type": "MedicationRequest", "codes": rest,
+                         "status": ["active", "draft", "on-hold"],
+                         "label": "another anticoagulant"}}]}}
+
+
 def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
     others = [c for c in anticoagulant_codes()
               if c not in (APIXABAN_2_5, APIXABAN_5, RIVAROXABAN_10, RIVAROXABAN_20)]
@@ -215,26 +230,10 @@ def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
         "action": [
             # One DOAC at an extended-phase dose, and no other anticoagulant beside it.
             {"any": {"of": [
-                {"all": {"of": [
-                    {"ordered": {"resource_type": "MedicationRequest",
-                                 "codes": [APIXABAN_2_5, APIXABAN_5],
-                                 "status": ["active"], "intent": ["order"],
-                                 "per_day": {"min": 2, "max": 2},
-                                 "label": "apixaban 2.5 or 5 mg twice daily"}},
-                    {"not_ordered": {"resource_type": "MedicationRequest",
-                                     "codes": [*others, RIVAROXABAN_10, RIVAROXABAN_20],
-                                     "status": ["active", "draft", "on-hold"],
-                                     "label": "another anticoagulant"}}]}},
-                {"all": {"of": [
-                    {"ordered": {"resource_type": "MedicationRequest",
-                                 "codes": [RIVAROXABAN_10, RIVAROXABAN_20],
-                                 "status": ["active"], "intent": ["order"],
-                                 "per_day": {"min": 1, "max": 1},
-                                 "label": "rivaroxaban 10 or 20 mg once daily"}},
-                    {"not_ordered": {"resource_type": "MedicationRequest",
-                                     "codes": [*others, APIXABAN_2_5, APIXABAN_5],
-                                     "status": ["active", "draft", "on-hold"],
-                                     "label": "another anticoagulant"}}]}},
+                _only_anticoagulant([APIXABAN_2_5, APIXABAN_5], 2,
+                                    "apixaban 2.5 or 5 mg twice daily", others),
+                _only_anticoagulant([RIVAROXABAN_10, RIVAROXABAN_20], 1,
+                                    "rivaroxaban 10 or 20 mg once daily", others),
             ]}},
         ],
         "decision_description": ("Extended-phase anticoagulation with no planned stop date - "

@@ -56,7 +56,8 @@ OPPOSITES = {"start": {"avoid", "stop"}, "resume": {"avoid", "stop"},
              "continue": {"stop", "avoid", "switch"},
              "increase": {"decrease", "stop", "keep_dose", "avoid"},
              "decrease": {"increase", "keep_dose"},
-             "stop": {"start", "resume", "continue", "increase", "keep_dose", "endorse"},
+             "stop": {"start", "resume", "continue", "increase", "keep_dose", "endorse",
+                      "allow"},
              "avoid": {"start", "resume", "continue", "increase", "endorse", "order", "refer",
                        "allow"},
              "keep_dose": {"increase", "decrease", "stop"}, "switch": {"continue", "keep_dose"},
@@ -636,8 +637,8 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                 and not clause.reporting and not mention.negated):
             problem = problem or f"repeats a single dose: \"{clause.text[:90]}\""
             continue
-        for index, decision in enumerate(_decisions(clause, mention, args)):
-            later = (index > 0 and not _offered_instead(clause, mention, index)
+        for index, (decision, step) in enumerate(_decisions(clause, mention, args)):
+            later = (index > 0 and not _offered_instead(clause, mention, step)
                      ) or mention.decision is None and bool(mention.later)
             if decision == "stop" and _stops_a_strength(clause, mention, args):
                 continue
@@ -684,21 +685,25 @@ def _stops_a_strength(clause: Clause, mention: Mention, args: NoteDecisionArgs) 
         q.unit in ("mg", "mcg", "g", "iu") for q in _dose_quantities(clause, mention))
 
 
-def _decisions(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> list[str]:
+def _decisions(clause: Clause, mention: Mention, args: NoteDecisionArgs
+               ) -> list[tuple[str, int | None]]:
     """The decision on a mention, then those of verbs left without object after it
-    ('aspirin, held since admission, should be resumed now')."""
+    ('aspirin, held since admission, should be resumed now'), each with its index in
+    ``mention.later`` (None for the mention's own decision)."""
     first = _decision(clause, mention, args)
-    later = [a.decision for a in mention.later]
-    return ([first] if first is not None else []) + later
+    later = [(a.decision, i) for i, a in enumerate(mention.later)]
+    return ([(first, None)] if first is not None else []) + later
 
 
-def _offered_instead(clause: Clause, mention: Mention, index: int) -> bool:
-    """'X could be stopped, or continued at the current dose': a verb after the first that
-    offers another option (joined by 'or') rather than a later step."""
-    actions = ([mention.action] if mention.action is not None else []) + list(mention.later)
-    if index >= len(actions) or index == 0:
+def _offered_instead(clause: Clause, mention: Mention, step: int | None) -> bool:
+    """'X could be stopped, or continued at the current dose': a later verb that offers
+    another option (joined by 'or' to the verb before it) rather than a later step."""
+    if step is None:
         return False
-    previous, current = actions[index - 1], actions[index]
+    previous = mention.later[step - 1] if step else mention.action
+    if previous is None:
+        return False
+    current = mention.later[step]
     between = clause.text[previous.start + len(previous.text):current.start]
     return bool(re.fullmatch(r"[\s,;]*(?:or|and/or|or else)\s*", between, re.IGNORECASE))
 

@@ -158,3 +158,16 @@ def test_keyword_stuffing_commits_to_nothing(grade):
                "recheck 6 weeks SIADH avoid NSAIDs")
     assert not grade(INCREASE_LEVO, stuffed)
     assert not grade(TSH_VALUE, "TSH 3.1 8.9 12 mIU/L")
+
+
+STOP_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["stop"]}}
+
+
+@pytest.mark.parametrize(("note", "passed"), [
+    ("Stop sertraline.", True),
+    ("Stop sertraline. Alternatively, sertraline could be stopped, or continued at the current "
+     "dose unchanged.", False),
+    ("Stop sertraline. Sertraline can continue unchanged.", False),
+])
+def test_an_option_offered_with_or_counts_against_the_plan(grade, note, passed):
+    assert grade(STOP_SERTRALINE, note) is passed
