@@ -47,7 +47,10 @@ class Variable(_Strict):
 
     canonical: Any = Field(description="Value in the fixed benchmark instance.")
     choice: list[Any] | None = Field(
-        default=None, description="Seeded variants draw uniformly from these values.")
+        default=None, description="Seeded variants draw one of these values (a value may be a "
+        "record of facts that go together, used as {name[field]}).")
+    weights: list[float] | None = Field(
+        default=None, description="Relative weights of the `choice` values (uniform if absent).")
     uniform: tuple[float, float] | None = Field(
         default=None, description="Seeded variants draw uniformly from [low, high].")
     integer: tuple[int, int] | None = Field(
@@ -62,6 +65,9 @@ class Variable(_Strict):
             raise ValueError("a variable takes at most one of choice, uniform, integer")
         if self.choice is not None and not self.choice:
             raise ValueError("choice must not be empty")
+        if self.weights is not None and (self.choice is None or len(self.weights) != len(
+                self.choice) or min(self.weights) < 0 or not sum(self.weights)):
+            raise ValueError("weights need a choice of the same length, non-negative, not all 0")
         for bounds in (self.uniform, self.integer):
             if bounds is not None and bounds[0] > bounds[1]:
                 raise ValueError(f"range {bounds} has low > high")

@@ -105,6 +105,8 @@ def _values(spec: TaskSpec, variant_seed: int | None) -> dict[str, Any]:
 
 def draw(var: Variable, rng: random.Random) -> Any:
     """Draw one value of a variable (its canonical value if it declares no distribution)."""
+    if var.choice is not None and var.weights is not None:
+        return rng.choices(var.choice, weights=var.weights)[0]
     if var.choice is not None:
         return rng.choice(var.choice)
     if var.integer is not None:
