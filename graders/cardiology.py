@@ -247,25 +247,64 @@ def cha2ds2_vasc(*, age: int, female: bool, chf: bool = False, hypertension: boo
 def afib_workup(values: dict[str, Any]) -> dict[str, Any]:
     """New paroxysmal AF in a young man: chart-derived CHA2DS2-VASc and what follows from it.
 
-    The chart holds a provoked DVT (not a CHA2DS2-VASc item), a one-off blood pressure during
-    rapid AF in the ED (no hypertension diagnosis or treatment) and no other risk factor.
+    Every chart holds a provoked DVT (not a CHA2DS2-VASc item) and one blood pressure during
+    rapid AF in the ED; the risk profile adds treated hypertension and diabetes or nothing.
+    The decision follows the 2023 AF guideline: anticoagulate at >= 2 (men) / >= 3 (women),
+    none at 0 / 1; a man's score of 1 (anticoagulation "reasonable") is outside the design.
     """
     female = values["gender"] == "female"
-    score = cha2ds2_vasc(age=int(values["age"]), female=female, chf=False, hypertension=False,
-                         diabetes=False, stroke_tia=False, vascular=False)
-    low_risk = score == (1 if female else 0)
-    if not low_risk:
+    profile = values["risk_profile"]
+    score = cha2ds2_vasc(age=int(values["age"]), female=female, chf=False,
+                         hypertension=profile["hypertension"], diabetes=profile["diabetes"],
+                         stroke_tia=False, vascular=False)
+    sex_point = 1 if female else 0
+    if score - sex_point == 1:
         raise ValueError(f"variant outside the task's design: CHA2DS2-VASc {score}")
+    items = [name for name, present in (("hypertension", profile["hypertension"]),
+                                        ("diabetes", profile["diabetes"])) if present]
     height_m = 1.78
     return {
         "cha2ds2vasc": score,
-        "anticoagulation": "not indicated",
+        "score_items": " and ".join(f"{item} 1" for item in items) or "no risk factor",
+        "anticoagulation": "indicated" if score - sex_point >= 2 else "not indicated",
         "ed_dbp": 88 + (int(values["ed_sbp"]) - 142) // 3,
         "prior_weight_kg": int(values["weight_kg"]) - 3,
         "bmi": round(int(values["weight_kg"]) / height_m ** 2, 1),
         "prior_bmi": round((int(values["weight_kg"]) - 3) / height_m ** 2, 1),
         "rate_control_rxnorm": rate_control_codes(),
+        "doac_orders": doac_orders(),
     }
+
+
+# Full nonvalvular-AF doses accepted for this patient (no dose-reduction criterion).
+FULL_AF_DOAC = (("1364445", 5.0, 2, "apixaban 5 mg twice daily"),
+                ("1232086", 20.0, 1, "rivaroxaban 20 mg daily"),
+                ("1037045", 150.0, 2, "dabigatran 150 mg twice daily"))
+ANTICOAGULANT_CLASSES = ("direct oral anticoagulant", "vitamin K antagonist",
+                         "low molecular weight heparin")
+
+
+def doac_orders() -> list[dict[str, Any]]:
+    """One DOAC at its full AF dose, and no second anticoagulant, no loading or double dose."""
+    every = sorted(c.code for c in terminology.all_concepts("rxnorm")
+                   if c.extra.get("drug_class") in ANTICOAGULANT_CLASSES)
+    options = []
+    for code, mg, per_day, label in FULL_AF_DOAC:
+        options.append({"all": {"of": [
+            {"ordered": {"resource_type": "MedicationRequest", "codes": [code],
+                         "status": ["active"], "intent": ["order"],
+                         "dose": {"min": mg, "max": mg, "unit": "mg"},
+                         "per_day": {"min": per_day, "max": per_day}, "label": label}},
+            {"not_ordered": {"resource_type": "MedicationRequest",
+                             "codes": [c for c in every if c != code],
+                             "label": "a second anticoagulant"}},
+            {"not_ordered": {"resource_type": "MedicationRequest", "codes": [code],
+                             "dose": {"min": mg + 0.01, "unit": "mg"},
+                             "label": f"{label.split()[0]} above {mg:g} mg"}},
+            {"not_ordered": {"resource_type": "MedicationRequest", "codes": [code],
+                             "per_day": {"min": per_day + 0.5},
+                             "label": f"{label.split()[0]} more often"}}]}})
+    return options
 
 
 # Oral rate-control agents for AF without HFrEF (2023 AF guideline, section 8.3): beta

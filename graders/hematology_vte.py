@@ -7,11 +7,17 @@ preferably reduced-dose apixaban 2.5 mg twice daily or rivaroxaban 10 mg daily a
 6 months (AMPLIFY-EXT, EINSTEIN-CHOICE; apixaban and rivaroxaban labels).
 
 The variant draws the provocation. Provoked: the DVT came 3 weeks after a total knee
-arthroplasty and the consult is 7-9 weeks into treatment, so the expected prescription is
-apixaban 5 mg twice daily to complete 3 months, then stop. Unprovoked: the same knee was
-only considered for surgery (deferred), the consult is ~6 months into treatment, and the
-expected prescription is apixaban 2.5 mg twice daily (or rivaroxaban 10 mg daily) without an
-end date.
+arthroplasty, and the phase of treatment at the consult sets the plan:
+- initiation (days 4-6, still on apixaban 10 mg twice daily): finish the 10 mg doses to day
+  7, then 5 mg twice daily to the 3-month mark, then stop - the prescription is the 5 mg
+  course of 12 weeks;
+- maintenance (7-9 weeks, the canonical instance): apixaban 5 mg twice daily for the rest of
+  the 3 months, then stop;
+- complete (13-14 weeks): the 3-month treatment phase is over - stop now, no new
+  prescription, no extended phase.
+Unprovoked: the same knee was only considered for surgery (deferred), the consult is ~6
+months into treatment, and the expected prescription is apixaban 2.5 mg twice daily (or
+rivaroxaban 10 mg daily) without an end date.
 
 A physician states the end of a 3-month course as a total ('3 months', 'a 12-week course'),
 as the time still to go ('5 more weeks, then stop') or as a stop date, so the provoked plan is
@@ -21,11 +27,19 @@ its refills.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.core import FILE, WRITE, CheckpointResult, GradingContext, triggered_by
 from physbench_gym.grading.quantities import unit_normalize
+from physbench_gym.grading.reader import (
+    CONDITIONAL,
+    COUNTERFACTUAL,
+    FAMILY,
+    HISTORICAL,
+    read_note,
+)
 from physbench_gym.grading.resources import dose, frequency_per_day, matches_code, patient_id
 from physbench_gym.synth import terminology
 
@@ -34,6 +48,8 @@ RIVAROXABAN_10, RIVAROXABAN_20 = "1114198", "1232086"
 ANTICOAGULANT_CLASSES = ("direct oral anticoagulant", "vitamin K antagonist",
                          "low molecular weight heparin")
 TREATMENT_DAYS = 91  # the 3-month treatment phase
+LOADING_DAYS = 7  # apixaban 10 mg twice daily for the first 7 days (ELIQUIS label 2.1)
+STOP_NOW_DAYS = 14  # at the 3-month decision point the course ends within 2 weeks
 STOP_WINDOW_DAYS = (84, 98)  # an order may end 12-14 weeks after the diagnosis
 
 
@@ -52,10 +68,11 @@ def _retrieved(resource_type: str, codes: list[str], label: str,
 
 
 def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str, Any]:
-    remaining = TREATMENT_DAYS - int(values["dvt_days"])
-    stop = dvt + timedelta(days=TREATMENT_DAYS)
-    others = [c for c in anticoagulant_codes() if c != APIXABAN_5]
-    return {
+    """The surgically provoked DVT: what the chart says about the surgery, and the plan of the
+    consult's phase of treatment (initiation, maintenance or the 3-month decision point)."""
+    dvt_days = int(values["dvt_days"])
+    phase = str(values["phase"])
+    derived = {
         "category": "provoked",
         "ed_risk_text": (f"Right total knee arthroplasty on {tka.date().isoformat()} (3 weeks "
                          "ago); limited mobility since, aspirin 81 mg twice daily as "
@@ -72,7 +89,7 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
         "procedures": [
             {"code": "45378", "system": "cpt", "date": "-3y-2m", "performer": "gastroenterology",
              "outcome": "Normal colonoscopy to the cecum; repeat in 10 years."},
-            {"code": "27447", "system": "cpt", "date": f"-{int(values['dvt_days']) + 21}d",
+            {"code": "27447", "system": "cpt", "date": f"-{dvt_days + 21}d",
              "setting": "IMP", "outcome": "Right total knee arthroplasty, uncomplicated."},
         ],
         "risk_evidence": [
@@ -86,12 +103,54 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
         "classification": [{"note_finding": {
             "concept": ["provoked_vte"], "opposite": ["unprovoked_vte"],
             "label": "DVT provoked by surgery (major transient risk factor)"}}],
+    }
+    if phase == "complete":
+        derived.update(_provoked_complete(values, dvt))
+    else:
+        derived.update(_provoked_course(values, dvt, tka, phase == "initiation"))
+    return derived
+
+
+def _no_extension() -> list[dict[str, Any]]:
+    """After a surgically provoked DVT: no extended phase, no aspirin or other anticoagulant
+    in its place."""
+    return [
+        {"note_never": {"concept": ["extended_anticoagulation"],
+                        "label": "no extended-phase anticoagulation"}},
+        {"note_never": {"concept": ["aspirin"], "allow_contingency": True,
+                        "label": "no aspirin for extended VTE prevention"}},
+        {"note_never": {"concept": ["rivaroxaban", "dabigatran", "edoxaban", "warfarin",
+                                    "enoxaparin"], "allow_contingency": True,
+                        "label": "no other anticoagulant after the apixaban course"}},
+    ]
+
+
+def _provoked_course(values: dict[str, Any], dvt: datetime, tka: datetime,
+                     initiation: bool) -> dict[str, Any]:
+    """Consult before the 3-month mark: apixaban to complete 3 months, then stop. In the
+    initiation phase (days 1-7) the 10 mg twice-daily doses run to day 7 first, and the
+    prescription is the 5 mg twice-daily course that follows them (12 weeks)."""
+    dvt_days = int(values["dvt_days"])
+    remaining = TREATMENT_DAYS - dvt_days
+    stop = dvt + timedelta(days=TREATMENT_DAYS)
+    loading_end = (dvt + timedelta(days=LOADING_DAYS - 1)).date().isoformat()
+    maintenance_start = (dvt + timedelta(days=LOADING_DAYS)).date().isoformat()
+    others = [c for c in anticoagulant_codes() if c != APIXABAN_5]
+    rx_days = TREATMENT_DAYS - LOADING_DAYS if initiation else remaining
+    # The treatment-phase dose, even in a conditional plan ('if the D-dimer is positive,
+    # restart apixaban 2.5 mg twice daily' fails): 5 mg twice daily, and during the initiation
+    # phase the 10 mg twice-daily doses that finish it.
+    dose = {"min": 5, "max": 10, "unit": "mg"} if initiation else {"value": 5, "unit": "mg"}
+    dose_label = ("apixaban at the treatment doses only (10 mg twice daily to day 7, then 5 mg "
+                  "twice daily)" if initiation else "apixaban at the treatment dose, 5 mg twice "
+                  "daily")
+    derived: dict[str, Any] = {
         "decision": [
             {"any": {"of": [
                 {"note_decision": {"concept": ["anticoagulant"], "action": ["continue", "stop"],
                                    "opposite": ["avoid"],
-                                   "timing": {"min": 84 - int(values["dvt_days"]),
-                                              "max": 98 - int(values["dvt_days"]), "unit": "d"},
+                                   "timing": {"min": 84 - dvt_days, "max": 98 - dvt_days,
+                                              "unit": "d"},
                                    "label": "complete the rest of 3 months, then stop"}},
                 {"note_decision": {"concept": ["anticoagulant"], "action": ["continue", "stop"],
                                    "opposite": ["avoid"],
@@ -99,25 +158,18 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
                                    "timing_total": True,
                                    "label": "anticoagulation for 3 months in total"}},
             ]}},
-            {"note_never": {"concept": ["extended_anticoagulation"],
-                            "label": "no extended-phase anticoagulation"}},
-            {"note_never": {"concept": ["aspirin"], "allow_contingency": True,
-                            "label": "no aspirin for extended VTE prevention"}},
-            {"note_never": {"concept": ["rivaroxaban", "dabigatran", "edoxaban", "warfarin",
-                                        "enoxaparin"], "allow_contingency": True,
-                            "label": "no other anticoagulant after the apixaban course"}},
-            # The treatment-phase dose, even in a conditional plan ('if the D-dimer is
-            # positive, restart apixaban 2.5 mg twice daily' fails), and a stop date, if
-            # written, 3 months after the DVT.
+            *_no_extension(),
             {"note_decision": {"concept": ["apixaban"], "action": ["continue", "start", "resume"],
-                               "opposite": ["decrease"], "dose": {"value": 5, "unit": "mg"},
+                               "opposite": ["decrease"], "dose": dose,
                                "every": {"min": 2, "max": 2}, "required": False,
-                               "strict": True, "all_steps": True,
-                               "label": "apixaban at the treatment dose, 5 mg twice daily"}},
+                               "strict": True, "all_steps": True, "label": dose_label}},
+            # a stop date, if written, 3 months after the DVT (during the initiation phase,
+            # dates and times of the 10 mg doses within the first week too)
+            "graders/hematology_vte.py:initiation_course_times" if initiation else
             {"note_decision": {"concept": ["anticoagulant"], "action": ["continue", "stop"],
                                "opposite": [], "date_contradicts": True, "required": False,
-                               "timing": {"min": 84 - int(values["dvt_days"]),
-                                          "max": 98 - int(values["dvt_days"]), "unit": "d"},
+                               "timing": {"min": 84 - dvt_days, "max": 98 - dvt_days,
+                                          "unit": "d"},
                                "label": "a stop date 3 months after the DVT"}},
         ],
         "action": [
@@ -126,35 +178,125 @@ def _provoked(values: dict[str, Any], dvt: datetime, tka: datetime) -> dict[str,
                              "status": ["active", "draft", "on-hold"],
                              "label": "reduced-dose, extended or another anticoagulant"}},
         ],
-        "decision_description": ("Complete 3 months of anticoagulation (apixaban 5 mg twice "
-                                 "daily) and then stop; no extended-phase therapy (no "
-                                 "reduced-dose apixaban, no aspirin in its place)."),
-        "action_description": ("Prescribed apixaban 5 mg twice daily for the remaining "
-                               f"{remaining} days only (ending 12-14 weeks after the DVT), and "
-                               "no reduced-dose, extended or other anticoagulant."),
         "remaining_days": remaining,
         "stop_date": stop.date().isoformat(),
+        "loading_end": loading_end,
         "rx_code": APIXABAN_5,
         "rx_display": "apixaban 5 mg tablet",
         "rx_dose": 5,
-        "rx_sig": (f"Take 1 tablet (5 mg) by mouth twice daily through {stop.date().isoformat()}"
-                   ", then stop (3 months of treatment complete)."),
-        "rx_days": remaining,
-        "rx_quantity": 2 * remaining,
+        "rx_days": rx_days,
+        "rx_quantity": 2 * rx_days,
         "rx_refills": 0,
         "rx_reason": "Provoked DVT after knee arthroplasty - complete 3 months",
+    }
+    if not initiation:
+        derived.update({
+            "decision_description": ("Complete 3 months of anticoagulation (apixaban 5 mg twice "
+                                     "daily) and then stop; no extended-phase therapy (no "
+                                     "reduced-dose apixaban, no aspirin in its place)."),
+            "action_description": ("Prescribed apixaban 5 mg twice daily for the remaining "
+                                   f"{remaining} days only (ending 12-14 weeks after the DVT), "
+                                   "and no reduced-dose, extended or other anticoagulant."),
+            "rx_sig": (f"Take 1 tablet (5 mg) by mouth twice daily through "
+                       f"{stop.date().isoformat()}, then stop (3 months of treatment complete)."),
+            "assessment_text": (
+                "First proximal DVT provoked by a major transient risk factor - right total "
+                "knee arthroplasty 3 weeks before the DVT. Recurrence risk after stopping is low "
+                "(about 1% per year), so the treatment phase alone suffices."),
+            "plan_text": (
+                f"1. Continue apixaban 5 mg twice daily to complete 3 months of treatment, "
+                f"through {stop.date().isoformat()}, then stop (prescription for the remaining "
+                f"{remaining} days entered, no refills).\n"
+                + _PROVOKED_PLAN_REST),
+        })
+        return derived
+    derived.update({
+        "decision_description": ("Finish the 7-day initiation phase of apixaban 10 mg twice "
+                                 "daily, then 5 mg twice daily to complete 3 months, and then "
+                                 "stop; no extended-phase therapy (no reduced-dose apixaban, no "
+                                 "aspirin in its place)."),
+        "action_description": ("Prescribed apixaban 5 mg twice daily to follow the 10 mg "
+                               "initiation phase, for a course ending 12-14 weeks after the DVT "
+                               "(no open-ended supply or refills), and no reduced-dose, "
+                               "extended or other anticoagulant."),
+        "rx_sig": (f"Finish the 10 mg twice-daily doses through {loading_end} (ED supply). "
+                   f"From {maintenance_start}, take 1 tablet (5 mg) by mouth twice daily through "
+                   f"{stop.date().isoformat()}, then stop (3 months of treatment complete)."),
         "assessment_text": (
             "First proximal DVT provoked by a major transient risk factor - right total knee "
-            "arthroplasty 3 weeks before the DVT. Recurrence risk after stopping is low "
-            "(about 1% per year), so the treatment phase alone suffices."),
+            "arthroplasty 3 weeks before the DVT. Recurrence risk after stopping is low (about "
+            f"1% per year), so the treatment phase alone suffices. He is on day {dvt_days + 1} "
+            "of apixaban, still in the 7-day initiation phase of 10 mg twice daily."),
         "plan_text": (
-            f"1. Continue apixaban 5 mg twice daily to complete 3 months of treatment, through "
-            f"{stop.date().isoformat()}, then stop (prescription for the remaining {remaining} "
-            "days entered, no refills).\n"
-            "2. The DVT was provoked by surgery, so no extended-phase anticoagulation and no "
-            "reduced-dose apixaban.\n"
-            "3. No thrombophilia testing. Thromboprophylaxis for any future surgery or "
-            "immobilization.\n"
+            f"1. Finish the 7 days of apixaban 10 mg twice daily (through {loading_end}), then "
+            f"5 mg twice daily from {maintenance_start} to complete 3 months of treatment, "
+            f"through {stop.date().isoformat()}, then stop (prescription for the 5 mg course, "
+            f"{rx_days} days, entered; no refills).\n"
+            + _PROVOKED_PLAN_REST),
+    })
+    return derived
+
+
+# Decisions that carry anticoagulation on. 'Continue' is not among them: 'continue until the
+# bottle runs out this week, then stop' is stopping now; a continuation weeks or months long
+# fails anticoagulation_ends_now.
+_CARRY_ON = ["start", "resume", "increase", "endorse", "allow"]
+
+
+def _provoked_complete(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
+    """Consult at the 3-month decision point (13-14 weeks): the treatment phase is complete,
+    so anticoagulation stops now - no renewal, no extended phase."""
+    weeks = int(values["dvt_days"]) // 7
+    stop_now = {"min": 0, "max": STOP_NOW_DAYS, "unit": "d"}
+    return {
+        "decision": [
+            {"any": {"of": [
+                # 'stop apixaban now', 'no further anticoagulation is needed'
+                {"note_decision": {"concept": ["anticoagulant"], "action": ["stop", "avoid"],
+                                   "opposite": _CARRY_ON,
+                                   "label": "stop anticoagulation now (3 months complete)"}},
+            ]}},
+            *_no_extension(),
+            # no reduced dose, and a stop date or a time, if written: now, not weeks or
+            # months from now
+            "graders/hematology_vte.py:anticoagulation_ends_now",
+        ],
+        "action": [
+            {"not_ordered": {"resource_type": "MedicationRequest",
+                             "codes": anticoagulant_codes(),
+                             "status": ["active", "draft", "on-hold"],
+                             "label": "a renewal or another anticoagulant after 3 months"}},
+            {"note_decision": {"source": "message", "concept": ["anticoagulant"],
+                               "action": ["stop", "avoid"], "opposite": _CARRY_ON,
+                               "label": "the PCP told to stop apixaban"}},
+            {"note_decision": {"source": "message", "concept": ["anticoagulant"],
+                               "action": ["continue", "stop"], "opposite": [],
+                               "date_contradicts": True, "required": False,
+                               "timing": stop_now, "label": "no stop date weeks away"}},
+        ],
+        "decision_description": ("Stop anticoagulation now that the 3-month treatment phase is "
+                                 "complete; no extended-phase therapy (no reduced-dose "
+                                 "apixaban, no aspirin in its place)."),
+        "action_description": ("No new anticoagulant prescription (the 3-month course is "
+                               "complete: apixaban not renewed, no reduced-dose, extended or "
+                               "other anticoagulant), and the PCP told to stop apixaban."),
+        "remaining_days": 0,
+        "stop_date": (dvt + timedelta(days=TREATMENT_DAYS)).date().isoformat(),
+        "loading_end": "",
+        "rx_code": "", "rx_display": "", "rx_dose": 0, "rx_days": 0, "rx_quantity": 0,
+        "rx_refills": 0, "rx_reason": "", "rx_sig": "",
+        "assessment_text": (
+            "First proximal DVT provoked by a major transient risk factor - right total knee "
+            f"arthroplasty 3 weeks before the DVT. He has now had {weeks} weeks of apixaban, "
+            "so the 3-month treatment phase is complete, without bleeding. Recurrence risk "
+            "after stopping is low (about 1% per year), so anticoagulation ends here."),
+        "plan_text": (
+            "1. Stop apixaban now - the 3-month treatment phase is complete. No new "
+            "prescription; do not renew it.\n"
+            "2. The DVT was provoked by surgery, so no extended-phase anticoagulation, no "
+            "reduced-dose apixaban and no aspirin in its place.\n"
+            "3. No thrombophilia testing and no repeat duplex needed to stop. "
+            "Thromboprophylaxis for any future surgery or immobilization.\n"
             "4. Return for new leg swelling, chest pain or dyspnea."),
     }
 
@@ -273,11 +415,45 @@ def _unprovoked(values: dict[str, Any], dvt: datetime) -> dict[str, Any]:
     }
 
 
+def _dvt_days(provoked: bool, phase: str, offset: int) -> int:
+    """Days from the DVT to the consult. Unprovoked: about 6 months. Provoked: days 4-6 (the
+    10 mg initiation phase), 7-9 weeks (maintenance) or 13-14 weeks (3 months complete)."""
+    if not provoked:
+        return 184 + offset
+    if phase == "initiation":
+        return 3 + offset // 5
+    if phase == "complete":
+        return TREATMENT_DAYS + offset // 2
+    return 49 + offset
+
+
+def _treatment_text(stage: str, dvt_date: str, dvt_days: int) -> str:
+    started = (f"He was started on apixaban 10 mg twice daily for 7 days on {dvt_date}, then "
+               "5 mg\n  twice daily; ")
+    if stage == "initiation":
+        return started + (f"today is day {dvt_days + 1} of treatment, still on 10 mg twice "
+                          "daily, adherent.")
+    if stage == "complete":
+        return started + f"{dvt_days // 7} weeks of treatment so far, adherent."
+    return started + f"about {dvt_days // 7} weeks of treatment so far, adherent."
+
+
+# Plan items shared by the provoked initiation and maintenance phases.
+_PROVOKED_PLAN_REST = (
+    "2. The DVT was provoked by surgery, so no extended-phase anticoagulation and no "
+    "reduced-dose apixaban.\n"
+    "3. No thrombophilia testing. Thromboprophylaxis for any future surgery or "
+    "immobilization.\n"
+    "4. Return for new leg swelling, chest pain or dyspnea.")
+
+
 def vte_duration(values: dict[str, Any]) -> dict[str, Any]:
-    """Everything that follows from the provocation: the chart, the expected plan and orders."""
+    """Everything that follows from the provocation and, when provoked, the phase of
+    treatment: the chart, the expected plan and orders."""
     now: datetime = values["now"]
     provoked = bool(values["provoked"])
-    dvt_days = (49 if provoked else 184) + int(values["days_offset"])
+    stage = str(values["phase"]) if provoked else "extended"
+    dvt_days = _dvt_days(provoked, stage, int(values["days_offset"]))
     values = {**values, "dvt_days": dvt_days}
     dvt = now - timedelta(days=dvt_days)
     tka = dvt - timedelta(days=21)
@@ -288,8 +464,16 @@ def vte_duration(values: dict[str, Any]) -> dict[str, Any]:
                                 ("2160-0", "creatinine"))]
     derived["risk_evidence"] = derived["risk_evidence"] + labs
     derived.update({
+        "stage": stage,
+        "loading_done": stage != "initiation",
+        "prescribes": stage != "complete",
+        "visit_key": stage if stage in ("initiation", "complete") else "ongoing",
+        "visit_offset": "-1d" if stage == "initiation" else "-5d",
+        "apixaban_refills": 0 if stage == "initiation" else 1,
+        "rx_request": "any prescription" if stage == "complete" else "the prescription",
+        "treatment_text": _treatment_text(stage, dvt.date().isoformat(), dvt_days),
         "knee_note_author": "primary_care" if provoked else "pcp",
-        "message_text": _message(derived, provoked),
+        "message_text": _message(derived, stage),
         "dvt_days": dvt_days,
         "dvt_offset": f"-{dvt_days}d",
         "switch_offset": f"-{dvt_days - 7}d",
@@ -305,12 +489,22 @@ def vte_duration(values: dict[str, Any]) -> dict[str, Any]:
     return derived
 
 
-def _message(derived: dict[str, Any], provoked: bool) -> str:
-    if provoked:
+def _message(derived: dict[str, Any], stage: str) -> str:
+    if stage == "maintenance":
         return ("Hematology e-consult: the DVT was provoked by the knee arthroplasty. Continue "
                 f"apixaban 5 mg twice daily through {derived['stop_date']} to complete 3 "
                 "months, then stop; no extended anticoagulation. Prescription for the "
                 "remaining days entered. Full note in the chart.")
+    if stage == "initiation":
+        return ("Hematology e-consult: the DVT was provoked by the knee arthroplasty. Finish "
+                f"the 7 days of apixaban 10 mg twice daily (through {derived['loading_end']}), "
+                f"then 5 mg twice daily through {derived['stop_date']} to complete 3 months, "
+                "then stop; no extended anticoagulation. Prescription for the 5 mg course "
+                "entered. Full note in the chart.")
+    if stage == "complete":
+        return ("Hematology e-consult: the DVT was provoked by the knee arthroplasty and the "
+                "3-month treatment phase is complete. Stop apixaban now; no new prescription "
+                "and no extended anticoagulation. Full note in the chart.")
     return ("Hematology e-consult: unprovoked DVT with a low bleeding risk. Extended "
             "anticoagulation with no planned stop date; apixaban reduced to 2.5 mg twice daily "
             "now (prescription entered). Please review yearly. Full note in the chart.")
@@ -401,17 +595,30 @@ def _completion_problems(resource: dict[str, Any], now: datetime, low: date,
     return problems
 
 
+def _loading_rest(resource: dict[str, Any], now: datetime, latest: date) -> bool:
+    """An order of apixaban 10 mg twice daily that only finishes the 7-day initiation phase."""
+    days = _covered_days(resource)
+    return (_mg(resource) == 10.0 and frequency_per_day(resource) == 2.0 and days is not None
+            and (now + timedelta(days=days)).date() <= latest)
+
+
 @triggered_by(WRITE)
 def apixaban_to_three_months(ctx: GradingContext) -> CheckpointResult:
     """Prescribed apixaban 5 mg twice daily for a bounded course that ends 12-14 weeks after
     the DVT (duration, supply or tablet count, refills included), i.e. the rest of the 3-month
-    treatment phase - and no other active apixaban 5 mg order that runs on past it."""
+    treatment phase - and no other active apixaban 5 mg order that runs on past it. During the
+    initiation phase an order of the remaining 10 mg twice-daily doses, ending by day 8, may
+    stand beside it."""
     now: datetime = ctx.values["now"]
     low = datetime.fromisoformat(str(ctx.values["dvt_window_start"])).date()
     high = datetime.fromisoformat(str(ctx.values["dvt_window_end"])).date()
     written = [r for r in ctx.written("MedicationRequest")
                if patient_id(r) == ctx.patient_id and matches_code(r, [APIXABAN_5])
                and r.get("status") in ("active", "draft", "on-hold")]
+    if ctx.values.get("stage") == "initiation":
+        day_8 = (datetime.fromisoformat(str(ctx.values["loading_end"]))
+                 + timedelta(days=2)).date()
+        written = [r for r in written if not _loading_rest(r, now, day_8)]
     if not written:
         return CheckpointResult(False, "no apixaban 5 mg prescription written")
     problems = [_completion_problems(r, now, low, high) for r in written]
@@ -423,3 +630,126 @@ def apixaban_to_three_months(ctx: GradingContext) -> CheckpointResult:
         return CheckpointResult(False, "another apixaban 5 mg order is not part of a 3-month "
                                        f"course: {', '.join(extra)}")
     return CheckpointResult(True, "apixaban 5 mg twice daily to complete 3 months")
+
+
+_TIME_DAYS = {"d": 1.0, "wk": 7.0, "mo": 30.4, "y": 365.0}
+_THREE_MONTHS_TOTAL = (84.0, 105.0)  # '3 months' / '12-13 weeks' / '90 days' in all
+
+
+def _carried_on(clause: Any, mention: Any, now_days: float) -> str:
+    """A time written with a continue or stop of anticoagulation that lies beyond the next
+    2 weeks: a later date, 'another 3 months', 'after 6 months', 'the remaining 36 days' (a
+    3-month total, the course now complete, is no carry-on). Empty when there is none."""
+    for quantity in clause.quantities:
+        if quantity.start < mention.end or clause.quantity_status(quantity) & {
+                CONDITIONAL, HISTORICAL, COUNTERFACTUAL}:
+            continue
+        if quantity.role == "date":
+            days = float(quantity.value)
+        elif quantity.unit in _TIME_DAYS and quantity.role not in ("from", "reference"):
+            days = float(quantity.values[1]) * _TIME_DAYS[quantity.unit]
+            if quantity.role != "additional" and (
+                    _THREE_MONTHS_TOTAL[0] <= days <= _THREE_MONTHS_TOTAL[1]):
+                continue
+        else:
+            continue
+        if days > now_days:
+            return clause.text[max(0, quantity.start - 40):quantity.end + 10]
+    return ""
+
+
+@triggered_by(FILE)
+def anticoagulation_ends_now(ctx: GradingContext) -> CheckpointResult:
+    """At the 3-month decision point of a provoked DVT: no reduced-dose apixaban planned, and
+    no continue or stop of anticoagulation with a time beyond the next 2 weeks ('continue for
+    another 3 months', 'stop after 6 months', 'through <a date 5 weeks away>')."""
+    text = ctx.note()
+    if text is None:
+        return CheckpointResult(False, "no note")
+    now = ctx.values.get("now")
+    note = read_note(text, now.date() if hasattr(now, "date") else None)
+    for clause, mention in note.mentions("anticoagulant"):
+        if clause.reporting or clause.section == "question" or mention.has(
+                HISTORICAL, FAMILY, COUNTERFACTUAL, CONDITIONAL):
+            continue
+        if mention.action is not None and mention.action.negated:
+            continue  # 'do not continue apixaban beyond 3 months'
+        reduced = next((q for q in clause.quantities if q.unit == "mg" and q.value < 5
+                        and q.start >= mention.start), None)
+        if reduced is not None and "apixaban" in mention.concepts and not mention.negated and (
+                mention.decision not in ("stop", "avoid")):
+            return CheckpointResult(False, f"apixaban {reduced.value:g} mg: "
+                                           f"\"{clause.text[:90]}\"")
+        decisions = {mention.decision, *(a.decision for a in mention.later)}
+        if decisions.isdisjoint({"continue", "keep_dose", "stop", "resume", "start"}):
+            continue
+        found = _carried_on(clause, mention, float(STOP_NOW_DAYS))
+        if found:
+            return CheckpointResult(False, f"carries anticoagulation on past now: \"{found}\"")
+    return CheckpointResult(True, "no anticoagulation planned beyond the next 2 weeks")
+
+
+_STEP_END = re.compile(r"\bthen\b|;|\bfollowed by\b|\bafter which\b", re.IGNORECASE)
+
+
+def _days_of(quantity: Any) -> float | None:
+    """A time as days: a date as days from now, a duration in days (its upper end)."""
+    if quantity.role == "date":
+        return float(quantity.value)
+    if quantity.unit in _TIME_DAYS and quantity.role not in ("from", "reference"):
+        return float(quantity.values[1]) * _TIME_DAYS[quantity.unit]
+    return None
+
+
+@triggered_by(FILE)
+def initiation_course_times(ctx: GradingContext) -> CheckpointResult:
+    """During the 7-day initiation phase: the 10 mg twice-daily doses run only to day 7 ('10
+    mg BID for 3 months' fails), and any other time written with the anticoagulant is the
+    first week or the end of 3 months - a date up to day 8 or 12-14 weeks after the DVT, a
+    duration up to 7 days or of 11-14 weeks ('5 mg BID for 12 weeks'); 'continue for 6
+    weeks' or 'through <a date 5 weeks away>' fails."""
+    text = ctx.note()
+    if text is None:
+        return CheckpointResult(False, "no note")
+    now = ctx.values.get("now")
+    dvt_days = int(ctx.values["dvt_days"])
+    first_week = LOADING_DAYS + 1 - dvt_days  # day 8, in days from now
+    stop_dates = (STOP_WINDOW_DAYS[0] - dvt_days, STOP_WINDOW_DAYS[1] - dvt_days)
+    note = read_note(text, now.date() if hasattr(now, "date") else None)
+    seen: set[int] = set()
+    for clause, mention in note.mentions("anticoagulant"):
+        if clause.index in seen or clause.reporting or clause.section == "question" or (
+                mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL, CONDITIONAL)):
+            continue
+        if mention.action is not None and mention.action.negated:
+            continue
+        seen.add(clause.index)
+        doses = [q for q in clause.quantities if q.unit == "mg" and q.start >= mention.start]
+        other = next((q for q in doses if q.value not in (5, 10)), None)
+        if other is not None and "apixaban" in mention.concepts and not mention.negated:
+            return CheckpointResult(False, f"apixaban {other.value:g} mg: \"{clause.text[:90]}\"")
+        loading = []
+        for dose_q in doses:
+            if dose_q.value != 10:
+                continue
+            after = [q.start for q in doses if q.start > dose_q.end]
+            step = _STEP_END.search(clause.text, dose_q.end)
+            loading.append((dose_q.end, min([*after, step.start() if step else len(clause.text)])))
+        for quantity in clause.quantities:
+            days = _days_of(quantity) if quantity.start >= mention.end else None
+            if days is None or clause.quantity_status(quantity) & {
+                    CONDITIONAL, HISTORICAL, COUNTERFACTUAL}:
+                continue
+            shown = clause.text[max(0, quantity.start - 40):quantity.end + 10]
+            if any(start <= quantity.start < end for start, end in loading):
+                limit = first_week if quantity.role == "date" else LOADING_DAYS
+                if days > limit:
+                    return CheckpointResult(False, f"10 mg twice daily past day 7: \"{shown}\"")
+            elif quantity.role == "date":
+                if first_week < days < stop_dates[0] or days > stop_dates[1]:
+                    return CheckpointResult(False, f"a date neither in the first week nor 3 "
+                                                   f"months after the DVT: \"{shown}\"")
+            elif LOADING_DAYS < days < 77 or days > STOP_WINDOW_DAYS[1]:
+                return CheckpointResult(False, f"a course neither the first week nor to 3 "
+                                               f"months: \"{shown}\"")
+    return CheckpointResult(True, "10 mg twice daily to day 7, the course to 3 months")

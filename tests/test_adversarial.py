@@ -69,10 +69,6 @@ def test_random_tool_calls_fail(env, task_id):
     assert not result.success
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "variants that move the answer are not built yet: the canonical answer replayed on 20 "
-    "variants succeeds on 21% overall (new_onset_afib_young 20/20, mdr_uti_antibiotics 12/20, "
-    "hepatic_steatosis_fibrosis and vte_risk_benefit 9/20); the bound is 10% and 20% per task"))
 def test_canonical_replay_on_variants_stays_within_bounds(env):
     per_task = {}
     for task_id in TASKS:

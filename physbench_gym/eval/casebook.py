@@ -32,7 +32,7 @@ def render_case(task_id: str, variant_seed: int | None = None) -> str:
                 continue
             observation, *_ = env.step(action)
             call = f"{action['tool']}({_arguments(action['arguments'])})"
-            if action["tool"].endswith("_create"):
+            if "_create" in action["tool"]:
                 orders.append(f"- `{action['tool']}`: {_arguments(action['arguments'])}")
             else:
                 retrieved.append(f"### {call}\n\n```\n{observation}\n```")

@@ -34,6 +34,8 @@ _SPACED_THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3}) (\d{3})"
                                r"mmol|/|cells|copies)\b)", re.IGNORECASE)
 _CONCENTRATION = re.compile(r"\[((?:Na|K|Cl|Ca|Mg|HCO3|H)\+*-*)\]")
 _DASH_BETWEEN_NUMBERS = re.compile(r"(?<=\d)\s*[\u2013\u2014]\s*(?=\d)")
+# 'CHA2DS2VASc=2', 'FIB4=1.9': a score glued to its value reads as two words.
+_GLUED_EQUALS = re.compile(r"(?<=[A-Za-z])=(?=[\d<>~])")
 _SPACED_DASH = re.compile(r"[ \t]*[\u2013\u2014][ \t]*|[ \t]+--?[ \t]+")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`+)(?=\S)(.+?)(?<=\S)\1")
 _STRAY_EMPHASIS = re.compile(r"\*\*|__|`")
@@ -110,6 +112,7 @@ def normalize_characters(text: str) -> str:
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = _CONCENTRATION.sub(r"\1", text)
     text = re.sub(r"\)(?=[:;])", ") ", text)
+    text = _GLUED_EQUALS.sub(" = ", text)
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
     return expand_intervals(text.replace("\t", " ").replace("\r", ""))
@@ -240,6 +243,8 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
     for index, (row, date) in enumerate(zip(body, dates, strict=False)):
         cells = [c for c in row]
         first, rest = (cells[0], cells[1:]) if cells else ("", [])
+        if header and _TOTAL_ROW.fullmatch(first):  # 'Total | 2' under 'CHA2DS2-VASc item'
+            first = f"{header[0]} {first}"
         parts = []
         for i, cell in enumerate(rest, start=1):
             if not cell:
@@ -256,6 +261,7 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
     return out
 
 
+_TOTAL_ROW = re.compile(r"\s*(?:total|total score|sum|score)\s*:?\s*", re.IGNORECASE)
 _GENERIC_HEADER = re.compile(r"(?:details?|frequency|freq|"
                              r"dose|dosing|route|comments?|notes?|items?|drugs?|tests?|"
                              r"drug\s*/\s*test|agents?|what|when|how|instructions?|sig|"

@@ -605,8 +605,8 @@ def _cues(span: Any) -> tuple[Cue, ...]:
         words = doc[m.modifier_span[0]:m.modifier_span[1]]
         if span.start_char <= words.start_char < span.end_char:
             continue  # 'chest CT without contrast': a word of the concept's own name
-        if words.text.lower() in _ANSWER_CUES and _LINE_GOES_ON.match(
-                doc.text, words.end_char):
+        if words.text.lower() in _ANSWER_CUES and span.start_char < words.start_char and (
+                _LINE_GOES_ON.match(doc.text, words.end_char)):
             continue  # 'Unprovoked DVT: no surgery, ...' labels, it does not answer 'no'
         if _is_month_may(doc, words):
             continue  # '7 May 2026' is a date, not a hedge

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from physbench_gym.synth.terminology import SPECIALTIES
 
@@ -74,6 +74,17 @@ class Variable(_Strict):
         return self
 
 
+class Branch(_Strict):
+    """A value that follows a branch of the chart: the case named by the rendered ``switch``.
+
+    Rendered by ``tasks.templating``; a field that takes a Branch (a checkpoint's description,
+    rubric and grader, an oracle call, the oracle note) differs by branch in one spec.
+    """
+
+    switch: str = Field(description="A placeholder such as '{anticoagulation}'.")
+    cases: dict[Any, Any] = Field(min_length=1, description="Value per rendered switch value.")
+
+
 class Deliverable(_Strict):
     """A file the agent must write into its workspace."""
 
@@ -86,12 +97,13 @@ class Checkpoint(_Strict):
 
     id: str = Field(pattern=r"^[a-z0-9_]+$", description="Unique within the task.")
     capability: Capability = Field(description="The capability this checkpoint measures.")
-    description: str = Field(description="What must be true, in a sentence a physician reads.")
+    description: str | Branch = Field(
+        description="What must be true, in a sentence a physician reads.")
     weight: float = Field(default=1.0, gt=0, description="Weight in the checkpoint score.")
     grader: dict[str, Any] | str = Field(
         description="A primitive as {name: arguments} (see physbench_gym.grading), or a "
         "'graders/<file>.py:<function>' reference.")
-    rubric: str | None = Field(
+    rubric: str | Branch | None = Field(
         default=None, description="For a checkpoint graded from the note: what a correct note "
         "states, with the instance's values, for an LLM judge when one is configured.")
 
@@ -106,9 +118,20 @@ class ToolCall(_Strict):
 class Oracle(_Strict):
     """The reference solution, replayed by OracleAgent for any variant."""
 
-    calls: list[ToolCall] = Field(description="Tool calls before the note is written.")
-    note: str = Field(description="The deliverable note the oracle writes.")
+    calls: list[ToolCall | Branch] = Field(
+        description="Tool calls before the note is written (a Branch adds a list of calls).")
+    note: str | Branch | list[str | Branch] = Field(
+        description="The deliverable note the oracle writes; a list of parts is joined.")
     summary: str = Field(default="Consult complete.", description="Argument of finish().")
+
+
+    @field_validator("note", mode="after")
+    @classmethod
+    def _join_parts(cls, note: Any) -> Any:
+        """A rendered note of parts (no Branch left) is one text."""
+        if isinstance(note, list) and all(isinstance(part, str) for part in note):
+            return "".join(note)
+        return note
 
 
 class Reference(_Strict):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gymnasium as gym
 import pytest
 
+from physbench_gym.agents import run_episode
+from physbench_gym.agents.adversarial import CanonicalReplayAgent
 from tests.tasks.helpers import values
 from tests.tasks.helpers_cardiology import grade_note_checks
 
@@ -97,9 +100,30 @@ def test_keyword_stuffing_fails_the_decisions():
     assert verdicts["plan_documented"] is False
 
 
-def test_score_ignores_the_provoked_dvt_and_the_ed_blood_pressure():
-    for variant in (None, 0, 1, 2):
-        assert values(TASK, variant)["cha2ds2vasc"] == 0
+def test_score_counts_the_charted_risk_factors_only_and_decides_anticoagulation():
+    """The provoked DVT and the ED blood pressure never count; the risk profile does."""
+    decisions = set()
+    for variant in (None, *range(20)):
+        drawn = values(TASK, variant)
+        profile = drawn["risk_profile"]
+        score = int(profile["hypertension"]) + int(profile["diabetes"])
+        assert drawn["cha2ds2vasc"] == score
+        assert drawn["anticoagulation"] == ("indicated" if score >= 2 else "not indicated")
+        decisions.add(drawn["anticoagulation"])
+    assert values(TASK)["cha2ds2vasc"] == 0
+    assert decisions == {"indicated", "not indicated"}
+
+
+def test_the_memorized_canonical_answer_fails_when_the_chart_calls_for_a_doac():
+    seed = next(s for s in range(20) if values(TASK, s)["anticoagulation"] == "indicated")
+    env = gym.make(f"PhysicianBench/{TASK}-v0")
+    try:
+        result = run_episode(env, CanonicalReplayAgent(), seed=0, options={"variant": seed})
+    finally:
+        env.close()
+    assert not result.success
+    assert not result.checkpoints["stroke_prevention_ordered"]["passed"]
+    assert not result.checkpoints["anticoagulation_decision"]["passed"]
 
 
 def test_cha2ds2_vasc_items():

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from datetime import date
 
+import gymnasium as gym
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from physbench_gym.agents import run_episode
+from physbench_gym.agents.adversarial import CanonicalReplayAgent
+from tests.tasks.helpers import grade_note, oracle_note, run_oracle, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "vte_risk_benefit"
@@ -183,3 +186,158 @@ def test_provoked_prescription_bounded_by_tablet_count_or_refills():
     # a correct course plus an open-ended order of the same drug is extended therapy
     assert not _prescribed([_rx("1364445", 5, 2, remaining), _rx("1364445", 5, 2, None)],
                            PROVOKED)
+
+
+# The phase of treatment at the consult moves the provoked plan: still in the 7-day apixaban
+# 10 mg initiation phase (finish it, then a 12-week 5 mg course), 7-9 weeks in (canonical), or
+# the 3-month decision point already reached (stop now, no prescription).
+INITIATION, COMPLETE, MAINTENANCE = 2, 0, 12  # seeded variants of each provoked phase
+
+
+def test_the_provoked_variants_cover_every_phase():
+    assert values(TASK, PROVOKED)["stage"] == "maintenance"
+    assert values(TASK, MAINTENANCE)["stage"] == "maintenance"
+    assert values(TASK, INITIATION)["stage"] == "initiation"
+    assert values(TASK, COMPLETE)["stage"] == "complete"
+    for variant in (INITIATION, COMPLETE, MAINTENANCE):
+        assert values(TASK, variant)["category"] == "provoked"
+    assert values(TASK, INITIATION)["dvt_days"] <= 5
+    assert values(TASK, COMPLETE)["dvt_days"] >= 91
+
+
+@pytest.mark.parametrize("variant", [INITIATION, COMPLETE, MAINTENANCE])
+def test_the_oracle_solves_each_phase(variant):
+    result = run_oracle(TASK, variant)
+    assert result.success, {k: v["reason"] for k, v in result.checkpoints.items()
+                            if not v["passed"]}
+
+
+@pytest.mark.parametrize("variant", [INITIATION, COMPLETE])
+def test_the_memorized_canonical_answer_fails_the_other_phases(variant):
+    env = gym.make("PhysicianBench-v0", max_steps=80)
+    try:
+        result = run_episode(env, CanonicalReplayAgent(), seed=0,
+                             options={"task_id": TASK, "variant": variant})
+    finally:
+        env.close()
+    assert not result.success
+    assert not result.checkpoints["anticoagulant_prescribed"]["passed"]
+    # the canonical note ('continue ... for the remaining 36 days, through <date>') too
+    assert not all(grade_note(TASK, oracle_note(TASK, PROVOKED), variant).values())
+
+
+def _initiation_dates() -> tuple[str, str]:
+    v = values(TASK, INITIATION)
+    return (f"{date.fromisoformat(v['loading_end']):%B} {date.fromisoformat(v['loading_end']).day}",
+            f"{date.fromisoformat(v['stop_date']):%B} {date.fromisoformat(v['stop_date']).day}")
+
+
+_DAY7, _STOP_3M = _initiation_dates()
+INITIATION_CORRECT = [
+    """Provoked proximal DVT (right TKA 3 weeks before).
+    Plan: finish the 7-day loading phase of apixaban 10 mg BID, then 5 mg BID to complete 3
+    months total, then stop. No extended anticoagulation.""",
+    f"""Assessment: DVT provoked by surgery (knee arthroplasty), a major transient risk factor.
+    Plan: Continue apixaban 10 mg twice daily through {_DAY7}. Then apixaban 5 mg twice daily
+    through {_STOP_3M}, then stop. No extended-phase therapy.""",
+    """The thrombosis was provoked by surgery. Apixaban 10 mg BID for 7 days total, then 5 mg
+    BID; total duration of anticoagulation 3 months, then discontinue. No thrombophilia
+    testing.""",
+    """Provoked DVT after TKA. Plan: anticoagulation for 3 months in total with apixaban (10 mg
+    BID until day 7, then 5 mg BID), then stop.""",
+]
+INITIATION_WRONG = [
+    # the loading dose for the whole course
+    "Provoked DVT after TKA. Continue apixaban 10 mg BID for 3 months, then stop.",
+    # reduced dose afterwards
+    "Provoked DVT after TKA. Apixaban 5 mg BID x 3 months then 2.5 mg BID indefinitely.",
+    # six months
+    "Provoked DVT after TKA. Continue apixaban for 6 months, then stop.",
+    # a 7-9 week course: the canonical remaining time, not 3 months from this DVT
+    "Provoked DVT after TKA. Continue apixaban 5 mg BID for 5 more weeks, then stop.",
+    # misclassified
+    "Unprovoked DVT. Finish the 10 mg BID week, then 5 mg BID to complete 3 months, then stop.",
+]
+COMPLETE_CORRECT = [
+    """Provoked proximal DVT (TKA 3 weeks before). He has completed 3 months of apixaban. Stop
+    apixaban now; no extended anticoagulation.""",
+    """Assessment: DVT provoked by knee arthroplasty, a major transient risk factor.
+    Plan: Discontinue apixaban - the 3-month treatment phase is complete. Do not renew. No
+    extended-phase therapy.""",
+    """This DVT was provoked by surgery. He has finished the 3-month treatment phase, so no
+    further anticoagulation is needed. No aspirin.""",
+    """Provoked DVT after TKA. Continue apixaban until his current supply runs out next week,
+    then stop. No indefinite anticoagulation.""",
+    """Provoked DVT (surgery). Total duration of anticoagulation 3 months, which he has now
+    completed: stop apixaban.""",
+    """Provoked DVT after TKA; 3 months of treatment done. Stop apixaban now. Reduced-dose
+    apixaban (2.5 mg BID) is not indicated, and no extended-phase therapy.""",
+]
+COMPLETE_WRONG = [
+    # 6 months in all
+    "Provoked DVT after TKA. Continue apixaban 5 mg BID for another 3 months, then stop.",
+    "Provoked DVT after TKA. Stop apixaban after 6 months of total treatment.",
+    "Provoked DVT after TKA. Continue apixaban 5 mg BID for 6 more weeks, then stop.",
+    # extended phase
+    "Provoked DVT after TKA. Continue apixaban indefinitely at 2.5 mg BID.",
+    "Provoked DVT after TKA. Apixaban 5 mg BID x 3 months then 2.5 mg BID indefinitely.",
+    "Provoked DVT after TKA. Reduce apixaban to 2.5 mg BID for secondary prevention.",
+    "Provoked DVT after TKA. Stop apixaban now. Start aspirin 81 mg daily for extended prevention.",
+    # no decision, or a hedged one
+    "Provoked DVT after TKA. Continue apixaban 5 mg BID.",
+    "Provoked DVT after TKA. Consider stopping apixaban.",
+    # misclassified
+    "Unprovoked DVT. Stop apixaban now.",
+]
+
+
+@pytest.mark.parametrize(("note", "variant"), [(n, INITIATION) for n in INITIATION_CORRECT]
+                         + [(n, COMPLETE) for n in COMPLETE_CORRECT])
+def test_phase_correct_notes_pass(note, variant):
+    assert all(grade_note(TASK, note, variant).values()), grade_note(TASK, note, variant)
+
+
+@pytest.mark.parametrize(("note", "variant"), [(n, INITIATION) for n in INITIATION_WRONG]
+                         + [(n, COMPLETE) for n in COMPLETE_WRONG])
+def test_phase_wrong_notes_fail(note, variant):
+    assert not all(grade_note(TASK, note, variant).values())
+
+
+def test_a_correct_note_for_one_phase_fails_the_others():
+    assert not all(grade_note(TASK, COMPLETE_CORRECT[0], MAINTENANCE).values())
+    assert not all(grade_note(TASK, COMPLETE_CORRECT[0], INITIATION).values())
+    # '5 more weeks' at 13-14 weeks is 4 months and more ('3 months in total, then stop' is
+    # right in both phases)
+    assert not all(grade_note(TASK, PROVOKED_CORRECT[2], COMPLETE).values())
+    assert all(grade_note(TASK, PROVOKED_CORRECT[0], COMPLETE).values())
+
+
+def _message(text: str) -> dict:
+    return {"tool": "fhir_communication_create_message",
+            "arguments": {"patient": "{patient_id}", "recipient": "prac-pcp-06",
+                          "category": "notification", "text": text}}
+
+
+def test_initiation_prescription_is_the_5_mg_course_to_3_months():
+    v = values(TASK, INITIATION)
+    assert _prescribed([_rx("1364445", 5, 2, 84)], INITIATION)
+    assert _prescribed([_rx("1364445", 5, 2, v["remaining_days"])], INITIATION)
+    # the rest of the 10 mg doses ordered beside the 5 mg course
+    assert _prescribed([_rx("1364445", 10, 2, 8 - v["dvt_days"]), _rx("1364445", 5, 2, 84)],
+                       INITIATION)
+    assert not _prescribed([_rx("1364445", 5, 2, 36)], INITIATION)  # the canonical 36 days
+    assert not _prescribed([_rx("1364445", 10, 2, 84)], INITIATION)  # 10 mg for the course
+    assert not _prescribed([_rx("1364445", 10, 2, 30), _rx("1364445", 5, 2, 84)], INITIATION)
+    assert not _prescribed([_rx("1364445", 5, 2, 180)], INITIATION)  # 6 months
+    assert not _prescribed([_rx("1364435", 2.5, 2, 84)], INITIATION)
+
+
+def test_complete_phase_orders_no_anticoagulant_and_tells_the_pcp_to_stop():
+    stop = _message("Provoked DVT, 3 months of apixaban complete: stop apixaban now.")
+    assert _prescribed([stop], COMPLETE)
+    looked = {"tool": "fhir_condition_search_problems", "arguments": {"patient": "{patient_id}"}}
+    assert not _prescribed([looked], COMPLETE)  # nothing said, nothing done
+    assert not _prescribed([_message("Continue apixaban 5 mg twice daily.")], COMPLETE)
+    assert not _prescribed([stop, _rx("1364445", 5, 2, 36)], COMPLETE)  # the canonical order
+    assert not _prescribed([stop, _rx("1364435", 2.5, 2, 90)], COMPLETE)  # extended phase
+    assert not _prescribed([stop, _rx("1114198", 10, 1, 90)], COMPLETE)
