@@ -27,7 +27,9 @@ its refills.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -470,6 +472,7 @@ def vte_duration(values: dict[str, Any]) -> dict[str, Any]:
         "visit_key": stage if stage in ("initiation", "complete") else "ongoing",
         "visit_offset": "-1d" if stage == "initiation" else "-5d",
         "apixaban_refills": 0 if stage == "initiation" else 1,
+        "apixaban_supply_days": 10 if stage == "initiation" else 90,  # the ED hands out 10 days
         "rx_request": "any prescription" if stage == "complete" else "the prescription",
         "treatment_text": _treatment_text(stage, dvt.date().isoformat(), dvt_days),
         "knee_note_author": "primary_care" if provoked else "pcp",
@@ -658,6 +661,24 @@ def _carried_on(clause: Any, mention: Any, now_days: float) -> str:
     return ""
 
 
+# A plan sentence that goes on about the course without naming the drug again.
+_COURSE_WORDS = re.compile(r"\b(?:treat|treatment|course|total|duration|continue|stop)\b",
+                           re.IGNORECASE)
+
+
+def _anticoagulant_clauses(note: Any) -> Iterator[tuple[Any, Any]]:
+    """Every anticoagulant mention with its clause, then the next clause of the same section
+    when it names no drug and speaks of the course ('Apixaban 5 mg BID from 9/19. Because
+    the clot is extensive, treat for 6 months in total.'), read as the same mention's."""
+    by_index = {clause.index: clause for clause in note}
+    for clause, mention in note.mentions("anticoagulant"):
+        yield clause, mention
+        after = by_index.get(clause.index + 1)
+        if after is not None and after.section == clause.section and not any(
+                m.group == "drug" for m in after.mentions) and _COURSE_WORDS.search(after.text):
+            yield after, dataclasses.replace(mention, start=0, end=0)
+
+
 @triggered_by(FILE)
 def anticoagulation_ends_now(ctx: GradingContext) -> CheckpointResult:
     """At the 3-month decision point of a provoked DVT: no reduced-dose apixaban planned, and
@@ -668,7 +689,7 @@ def anticoagulation_ends_now(ctx: GradingContext) -> CheckpointResult:
         return CheckpointResult(False, "no note")
     now = ctx.values.get("now")
     note = read_note(text, now.date() if hasattr(now, "date") else None)
-    for clause, mention in note.mentions("anticoagulant"):
+    for clause, mention in _anticoagulant_clauses(note):
         if clause.reporting or clause.section == "question" or mention.has(
                 HISTORICAL, FAMILY, COUNTERFACTUAL, CONDITIONAL):
             continue
@@ -717,7 +738,7 @@ def initiation_course_times(ctx: GradingContext) -> CheckpointResult:
     stop_dates = (STOP_WINDOW_DAYS[0] - dvt_days, STOP_WINDOW_DAYS[1] - dvt_days)
     note = read_note(text, now.date() if hasattr(now, "date") else None)
     seen: set[int] = set()
-    for clause, mention in note.mentions("anticoagulant"):
+    for clause, mention in _anticoagulant_clauses(note):
         if clause.index in seen or clause.reporting or clause.section == "question" or (
                 mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL, CONDITIONAL)):
             continue

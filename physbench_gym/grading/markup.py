@@ -187,6 +187,12 @@ def lines(note: str) -> tuple[Line, ...]:
                     text += "?"  # 'Q: statin choice and dose' asks, it does not plan
             if section != "plan":
                 line_section = labelled
+                if labelled == "avoid" and text and not bullet and text.rstrip().endswith("."):
+                    # 'Excluded: nitrofurantoin (resistant); TMP-SMX (allergy).' lists what is
+                    # avoided in one sentence; the next line is back in the section it was in
+                    flush_paragraph()
+                    out.append(Line(text, labelled, "paragraph"))
+                    continue
                 if not bullet or not text:
                     section, opened_by_label = line_section, True
             if not text:

@@ -456,7 +456,8 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
     note = _read(ctx, text)
     affirmed, denied = False, ""
     for clause, mention in _mentions(note, args.concept):
-        if args.near and not _names_any(clause, args.near):
+        if args.near and not _names_any(clause, args.near) and not _goes_on_about(
+                note, clause, args.near):
             continue
         if mention.has(COUNTERFACTUAL, FAMILY, CONDITIONAL):
             continue
@@ -486,6 +487,20 @@ def _mentions(note: Note, concepts: Iterable[str]) -> list[tuple[Clause, Mention
         for clause, mention in note.mentions(concept_id):
             seen.setdefault((clause.index, mention.start), (clause, mention))
     return [seen[key] for key in sorted(seen)]
+
+
+# The next sentence refers back to this one: 'CrCl about 82 mL/min. Because this is above 60,
+# nitrofurantoin ...', 'CrCl ~82. >=60 -> no renal barrier to NFT'.
+_REFERS_BACK = re.compile(r"\s*(?:(?:because|since|as|so|and)\s+)?(?:this|that|which|it|these|"
+                          r"therefore|thus|hence|so|[<>]=?\s*\d|->)", re.IGNORECASE)
+
+
+def _goes_on_about(note: Note, clause: Clause, concepts: Iterable[str]) -> bool:
+    """Whether the clause after this one, in the same section, refers back to it and names
+    one of the concepts."""
+    after = next((c for c in note.clauses if c.index == clause.index + 1), None)
+    return after is not None and after.section == clause.section and bool(
+        _REFERS_BACK.match(after.text)) and _names_any(after, concepts)
 
 
 def _names_any(clause: Clause, concepts: Iterable[str]) -> bool:
@@ -642,6 +657,10 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                      ) or mention.decision is None and bool(mention.later)
             if decision == "stop" and _stops_a_strength(clause, mention, args):
                 continue
+            if decision == "avoid" and decision not in accepted and (
+                    _OTHER_REGIMEN.search(clause.text[:mention.start])
+                    or _another_dose(clause, mention, args)):
+                continue  # 'no reduced-dose apixaban', 'no apixaban 2.5 mg': another regimen
             if decision in opposite and _in_force(clause, mention, args, decision) and not later:
                 problem = problem or f"contradicts '{label}': \"{clause.text[:90]}\""
                 continue
@@ -677,6 +696,23 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
         return CheckpointResult(True, f"states '{label}'" if asserted
                                 else f"nothing contradicts '{label}'")
     return CheckpointResult(False, f"does not state '{label}'")
+
+
+# A regimen named before the drug that a negation turns down ('no extended-phase therapy: no
+# apixaban 2.5 mg'), not the drug itself.
+_OTHER_REGIMEN = re.compile(r"\b(?:reduced|low|lower|prophylactic|extended)[- ](?:dose|intensity|"
+                            r"phase)\b[^.;]{0,40}$", re.IGNORECASE)
+
+
+def _another_dose(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> bool:
+    """The mention states a dose other than the one the decision asks for (any dose, when
+    the decision asks for none)."""
+    doses = [q for q in _dose_quantities(clause, mention) if q.unit in ("mg", "mcg", "g", "iu")]
+    if args.dose is None:
+        return bool(doses)
+    readings = [args.dose.reading(q, args.dose.unit, {}, None) for q in doses]
+    return any(r is not None and not args.dose.accepts(r, q.comparator)
+               for q, r in zip(doses, readings, strict=True))
 
 
 def _stops_a_strength(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> bool:
@@ -717,6 +753,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
     if clause.reporting or mention.has(HISTORICAL) or clause.past_dated:
         return None
     if clause.section == "avoid":
+        if mention.has(CONDITIONAL) or re.search(r"\bthan\s*$", clause.text[:mention.start]):
+            return None  # 'fosfomycin (less effective than NFT; only if NFT cannot be taken)'
         return "avoid"  # named under 'Agents excluded' or 'What to avoid'
     line_start = mention.start <= 3 or clause.kind in ("item", "row") or bool(
         _WITH_LEAD.search(clause.text[:mention.start]) and clause.mentions
@@ -855,11 +893,13 @@ _LATER_STEP = re.compile(r"\b(?:another|further|subsequent(?:ly)?|thereafter|the
 
 
 def _dose_quantities(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
-    """The quantities written as the mention's dose: those with a unit, and a bare number only
-    right after the name ('atorva 20 qd'), not 'day 1' or '4 times the standard dose'."""
+    """The quantities written as the mention's dose: those with a unit (not a count of doses:
+    'as a single dose'), and a bare number only right after the name ('atorva 20 qd'), not
+    'day 1' or '4 times the standard dose'."""
     return tuple(q for i, q in enumerate(mention.quantities)
-                 if q.unit != "kg" and ((q.unit and q.secondary is None or q.unit == "mg")
-                 or (i == 0 and q.start - mention.end <= 3 and q.secondary is None)))
+                 if q.unit not in ("kg", "dose") and (
+                     (q.unit and q.secondary is None or q.unit == "mg")
+                     or (i == 0 and q.start - mention.end <= 3 and q.secondary is None)))
 
 
 _BROAD = frozenset({"drug"})
@@ -872,7 +912,9 @@ def _segment_end(clause: Clause, mention: Mention) -> int:
              and (m.group == mention.group or mention.group == "finding"
                   or DOSE_AFTER.match(clause.text, m.end))
              and not (m.concepts & mention.concepts - _BROAD and re.search(
-                 r"\bof\s*$", clause.text[:m.start]))]  # '1,000 mg of elemental calcium'
+                 r"\bof\s*$", clause.text[:m.start]))  # '1,000 mg of elemental calcium'
+             and not (m.concepts == mention.concepts and re.search(
+                 r"\(\s*$", clause.text[:m.start]))]  # 'fosfomycin 3 g granules (Monurol)'
     semicolon = clause.text.find(";", mention.end)  # '(CrCl 30-50; std 666 TID)'
     return min(later + ([semicolon] if semicolon >= 0 else []) + [len(clause.text)])
 

@@ -251,10 +251,12 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
     ``today``, future calendar dates also count as times from today."""
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = [(m.start(), m.end()) for m in _DATE.finditer(clause)]
+    dated: list[tuple[int, int]] = []  # a date two patterns read ('2026-06-17') counts once
     for quantity in _calendar_dates(clause, today):
-        if quantity.role == "date" and not any(a <= quantity.start < b for a, b in taken):
+        if quantity.role == "date" and not any(a <= quantity.start < b for a, b in dated):
             found.append(quantity)
-        taken.append((quantity.start, quantity.end))
+        dated.append((quantity.start, quantity.end))
+    taken.extend(dated)
     for match in _TABLETS.finditer(clause):  # 'two 333 mg tablets' is a 666 mg dose
         count = match.group("n") or match.group("n2")
         number = (float(_WORD_NUMBERS.index(count.lower()) + 1) if count.isalpha()
@@ -381,6 +383,9 @@ def _ranges(clause: str, found: list[Quantity]) -> list[Quantity]:
     return out
 
 
+_STARTED_ON = re.compile(r"\b(?:start|started|starting|begin|began|put|putting|initiate|initiated|"
+                         r"restart|restarted|resume|resumed)\s+(?:him|her|them|the patient|"
+                         r"patient|pt)?\s*on\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 _ROLE_BEFORE = (
     ("from", re.compile(r"(?:\bfrom|\bcurrent(?:ly)?(?:\s+(?:on|dose|taking|at))?|\bon|\binstead of"
                         r"|\bwas|\bprevious(?:ly)?(?:\s+on)?|\bprior|\bbaseline|\bup from"
@@ -441,6 +446,8 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
         if role == "from" and not quantity.unit and not re.search(
                 r"\bfrom\s*$", before, re.IGNORECASE):
             role = ""
+        if role == "from" and _STARTED_ON.search(before):
+            role = ""  # 'start him on apixaban 5 mg': the new dose, not the current one
         if role == "duration" and quantity.unit not in ("d", "wk", "mo", "y", "h", "dose"):
             role = ""
         after = clause[quantity.end:quantity.end + 40]

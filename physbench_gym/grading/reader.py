@@ -641,7 +641,8 @@ _MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by
 _OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
 _OPENS_WITH_IF = re.compile(r"\s*(?:if|when|whenever|should|unless|in case)\b", re.IGNORECASE)
 _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%()-]+){0,6}?\s+"
-                          r"(?:if|unless|in case|when|should\s+(?:\w+\s+)"
+                          r"(?:if|unless|in case|when(?!\s+(?:the|his|her)\s+(?:current\s+)?"
+                          r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
                           re.IGNORECASE)
 # 'nitrofurantoin ... so it should be avoided': a verb whose subject is a pronoun for the drug.
@@ -996,6 +997,11 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
         if depth <= 0 and ")" not in token.text:
             words.append(token.lower_)
         depth = max(depth, 0)
+    between = [s for s in spans if verb.end <= s.start and s.end <= span.start]
+    if len(between) == 1 and _NAMES_MEMBER.match(span.doc[between[0].end:span.start].text) and (
+            _is_member(span, between[0])) and not _boundary_between(
+            span.doc[verb.end:between[0].start]):
+        return True  # 'start anticoagulation with apixaban': the class, then its drug
     moving = verb.label_.startswith(("switch", "refer", "start", "resume", "increase",
                                      "decrease")) or bool(
         words and _MOVING_VERB.match(words[0]))  # 'avoid switching to another SSRI'
@@ -1019,6 +1025,16 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
     return not gap.text.strip() or bool(_JOINER.match(gap.text.strip())) or (
         len(gap) <= 6 and any(t.lower_ in ("and", "or", ",", "/", "nor", "&") for t in gap)) or (
         len(gap) <= 9 and bool(_ENDS_WITH_JOINER.search(gap.text)))
+
+
+_NAMES_MEMBER = re.compile(r"^\s*(?:with|using|via|in the form of|namely|specifically|:|-)\s*$",
+                           re.IGNORECASE)
+
+
+def _is_member(span: Any, class_span: Any) -> bool:
+    """Whether a concept belongs to the class another span names (apixaban to anticoagulation)."""
+    classes = _span_concepts(class_span)
+    return any(classes & (lexicon.ancestors(c) - {c}) for c in _span_concepts(span))
 
 
 _PURPOSE_VERBS = frozenset({"assess", "evaluate", "check", "look", "exclude", "rule", "screen",

@@ -68,6 +68,7 @@ class Order:
     refills: int = 3
     prescriber: str | None = None
     course: str = "continuous"
+    supply_days: int | None = None
 
 
 def sig_text(drug: term.Concept, order: Order) -> str:
@@ -113,7 +114,8 @@ def medication_request(builder: ChartBuilder, order: Order) -> str:
         "dispenseRequest": {
             "validityPeriod": {"start": instant(order.start), "end": instant(validity_end)},
             "numberOfRepeatsAllowed": order.refills,
-            "expectedSupplyDuration": {"value": 90 if order.course == "continuous" else 10,
+            "expectedSupplyDuration": {"value": order.supply_days or (
+                                           90 if order.course == "continuous" else 10),
                                        "unit": "days", "system": term.SYSTEMS["ucum"],
                                        "code": "d"}},
     }
@@ -125,7 +127,8 @@ def medication_request(builder: ChartBuilder, order: Order) -> str:
 def _periods(builder: ChartBuilder, story: Story, entry: MedicationEntry) -> list[Order]:
     current = Order(entry.code, moment_of(builder, story, entry.start), None, entry.status,
                     entry.dose, entry.frequency, entry.route, entry.as_needed, entry.sig,
-                    entry.reason, entry.refills, practitioner_for(entry.prescriber, builder.pcp))
+                    entry.reason, entry.refills, practitioner_for(entry.prescriber, builder.pcp),
+                    supply_days=entry.supply_days)
     orders: list[Order] = []
     for change in sorted(entry.changes, key=lambda c: story.at(c.date)):
         moment = moment_of(builder, story, change.date)

@@ -154,6 +154,9 @@ class MedicationEntry(_Model):
     sig: str | None = Field(default=None, description="Dosage text; generated if absent.")
     reason: str | None = Field(default=None, description="SNOMED code of the indication.")
     refills: int = Field(default=3, ge=0, description="Refills allowed per order.")
+    supply_days: int | None = Field(
+        default=None, ge=1, description="Days supplied per fill (90 for long-term, 10 for "
+        "acute orders if absent), e.g. a 10-day supply handed out in the ED.")
     prescriber: str | None = Field(default=None, description="Practitioner id; PCP if absent.")
     changes: list[DoseChange] = Field(default_factory=list, description="Dose changes in order.")
 

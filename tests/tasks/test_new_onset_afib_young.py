@@ -122,7 +122,7 @@ def test_the_memorized_canonical_answer_fails_when_the_chart_calls_for_a_doac():
     finally:
         env.close()
     assert not result.success
-    assert not result.checkpoints["stroke_prevention_ordered"]["passed"]
+    assert not result.checkpoints["medications_prescribed"]["passed"]
     assert not result.checkpoints["anticoagulation_decision"]["passed"]
 
 
