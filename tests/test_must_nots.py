@@ -155,7 +155,7 @@ ALLOWANCES = [
     ("buprenorphine_initiation", "naltrexone or full agonist",
      "Oxycodone 5 mg may be used as needed for withdrawal symptoms."),
     ("buprenorphine_initiation", "naltrexone or full agonist",
-     "Methadone is a reasonable backup if buprenorphine is not tolerated."),
+     "A short course of oxycodone-acetaminophen is an acceptable bridge if withdrawal is severe."),
     ("snri_to_ssri_titration", "serotonergic interacting drug",
      "Sumatriptan may be used as needed for migraine during the overlap."),
     ("snri_to_ssri_titration", "serotonergic interacting drug",
@@ -199,7 +199,54 @@ TURN_DOWNS = {
     "incidental_pulmonary_findings": "No PET/CT for this nodule.",
 }
 
-KNOWN_GAPS: dict[str, str] = {}
+# Allowances that pass every note checkpoint today, keyed by sentence. Causes, in short:
+# ORDER = the must-not is only a not_ordered check, no note checkpoint asks about it;
+# COPULA = 'X is a reasonable/acceptable option/alternative/backup' gets no hedge cue or
+# decision, so note_never sees no allowance; PREFERS = allow_contingency takes a preference or
+# convenience clause ('if she prefers', 'if needed', 'after ...') for a clinical trigger.
+ORDER, COPULA = "order-only must-not (no note checkpoint)", "copular allowance not read"
+PREFERS = "allow_contingency accepts a preference clause as a trigger"
+KNOWN_GAPS: dict[str, str] = {
+    "Ezetimibe 10 mg daily is a reasonable alternative to the statin if he prefers.":
+        f"{ORDER}; {COPULA}",
+    "Simvastatin 80 mg daily is an acceptable backup if atorvastatin is not covered.":
+        "offered simvastatin 80 mg without a verb is not an offered dose",
+    "Moderate drinking on weekends is fine if he prefers.":
+        "'is fine' does not read as allowing alcohol",
+    "Vitamin D 50,000 IU once daily for 2 weeks is a reasonable backup.": f"{ORDER}; {COPULA}",
+    "Monthly denosumab 60 mg injections are an acceptable option if she prefers.":
+        f"{ORDER}; verbless offer with a wrong schedule not flagged",
+    "Levothyroxine 125 mcg daily is also reasonable if she prefers a bigger step.":
+        f"{ORDER}; verbless offer of another dose not flagged",
+    "Alternatively, levothyroxine 150 mcg once daily may be used.":
+        f"{ORDER}; 'allow' of another dose not an offered dose for an 'increase' decision",
+    "A liver biopsy is a reasonable alternative to elastography if she prefers.": ORDER,
+    "Liver biopsy may also be considered now.": ORDER,
+    "Low-molecular-weight iron dextran is an acceptable alternative.": ORDER,
+    "Iron dextran 1000 mg IV may be used if he prefers a single infusion.": ORDER,
+    "Aspirin 81 mg daily after apixaban is reasonable if he prefers.":
+        f"{PREFERS} ('after apixaban' read as a temporary trigger)",
+    "Diphenhydramine 25 mg at night may still be used as needed for itching.":
+        "stop/avoid decision is not strict and there is no note_never for first-generation "
+        "antihistamines",
+    "Skin-prick testing to common foods is reasonable for reassurance.": COPULA,
+    "Omalizumab 300 mg every 4 weeks may be started now if she prefers.":
+        f"{ORDER}; hedged 'may be started now' passes the next-step check",
+    "Hydrochlorothiazide may be restarted if her blood pressure rises.": ORDER,
+    "Chlorthalidone is an acceptable option for her blood pressure.": ORDER,
+    "Oxycodone 5 mg may be used as needed for withdrawal symptoms.": ORDER,
+    "A short course of oxycodone-acetaminophen is an acceptable bridge if withdrawal is "
+    "severe.": ORDER,
+    "Bupropion may be added as needed if energy stays low.": ORDER,
+    "Mirtazapine 15 mg at bedtime is a reasonable add-on if she prefers.": ORDER,
+    "A PET/CT may be obtained if he prefers a faster answer.":
+        "PET/CT never-check uses the default actions, which omit 'order'",
+    "Further CT surveillance may be stopped if he prefers.": PREFERS,
+    "If the 12-month CT is stable, no further imaging is needed.":
+        "'no further imaging is needed' not read as ending surveillance at 12 months",
+    "An annual low-dose screening CT may replace the follow-up CT if he prefers.": ORDER,
+    "Low-dose screening CT is an acceptable alternative to the diagnostic follow-up CT.": ORDER,
+}
 KNOWN_TURN_DOWN_GAPS: dict[str, str] = {}
 
 

@@ -975,6 +975,7 @@ class NoteNeverArgs(NoteArgs):
         "('if stable at 18-24 months, stop imaging', not 'if stable at 12 months')."))
 
 
+_POSITIVE_PLAN = frozenset({"start", "order", "endorse", "resume", "continue"})
 _IMPLICIT_START = NoteDecisionArgs(concept=["_"], action=["start"])
 # 'Skin-prick tests ... do not identify a cause': a sentence about the test, not a plan line.
 _PREDICATE = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|"
@@ -1005,7 +1006,8 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
             decision = "implicit"
         if decision is None and mention.has(POSSIBLE, ALTERNATIVE) and not mention.negated:
             decision = "endorse"
-        if decision in args.action:
+        if decision in args.action or decision == "allow" and not set(args.action).isdisjoint(
+                _POSITIVE_PLAN):  # allowing a drug that must never be ordered plans it
             return CheckpointResult(False, f"plans or allows it ('{label}'): "
                                            f"\"{clause.text[:90]}\"")
     return CheckpointResult(True, f"'{label}' respected")

@@ -641,7 +641,9 @@ _MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by
 _OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
 _OPENS_WITH_IF = re.compile(r"\s*(?:if|when|whenever|should|unless|in case)\b", re.IGNORECASE)
 _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%()-]+){0,6}?\s+"
-                          r"(?:if|unless|in case|when(?!\s+(?:the|his|her)\s+(?:current\s+)?"
+                          r"(?:if(?!\s+(?:(?:he|she|they|you|the patient|patient)\s+(?:would\s+)?"
+                          r"(?:prefers?|wish(?:es)?|wants?|rather|likes?)|desired|preferred)\b)"
+                          r"|unless|in case|when(?!\s+(?:the|his|her)\s+(?:current\s+)?"
                           r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
                           re.IGNORECASE)
@@ -894,7 +896,9 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
     if own is not None:
         s, kind = own
         return Action(kind, s.text.lower(), s.start_char - offset), s
-    if after is not None and (not before or _adjacent(span, after[0])):
+    if after is not None and (not before or _adjacent(span, after[0]) and not (
+            after[1] == "allow" and before[-1][0].end <= span.start)):
+        # 'Stopping atorvastatin is a reasonable option': the verb before says what is allowed
         action = _after_action(span, after, offset)
         return action, (after[0] if action is not None else None)
     if before:

@@ -65,6 +65,13 @@ CRCL_TIED_TO_NITROFURANTOIN = {"note_finding": {"concept": ["crcl"], "near": ["n
     (NO_ASPIRIN_OR_EDOXABAN, "Aspirin is not an alternative.", True),
     (NO_ASPIRIN_OR_EDOXABAN, "Edoxaban was considered but not chosen (CrCl above 95).", True),
     (NO_ASPIRIN_OR_EDOXABAN, "Aspirin is an alternative.", False),
+    # a copula allowance plans the drug; the verb before it says what is allowed
+    (NO_ASPIRIN_OR_EDOXABAN, "Aspirin 81 mg daily is an acceptable backup.", False),
+    (NO_ASPIRIN_OR_EDOXABAN, "Aspirin is not an acceptable alternative.", True),
+    ({"note_never": {"concept": ["statin"], "action": ["stop", "avoid"]}},
+     "Stopping atorvastatin is a reasonable option.", False),
+    ({"note_never": {"concept": ["statin"], "action": ["stop", "avoid"]}},
+     "Atorvastatin is a reasonable option.", True),
     # a fallback 'only if X cannot be taken' does not avoid X
     (NITROFURANTOIN_NOT_AVOIDED, "Excluded: fosfomycin (fallback only if nitrofurantoin "
                                  "cannot be taken).", True),
