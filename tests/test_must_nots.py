@@ -220,15 +220,10 @@ KNOWN_GAPS: dict[str, str] = {
         f"{ORDER}; verbless offer of another dose not flagged",
     "Alternatively, levothyroxine 150 mcg once daily may be used.":
         f"{ORDER}; 'allow' of another dose not an offered dose for an 'increase' decision",
-    "A liver biopsy is a reasonable alternative to elastography if she prefers.": ORDER,
-    "Liver biopsy may also be considered now.": ORDER,
     "Low-molecular-weight iron dextran is an acceptable alternative.": ORDER,
     "Iron dextran 1000 mg IV may be used if he prefers a single infusion.": ORDER,
     "Aspirin 81 mg daily after apixaban is reasonable if he prefers.":
         f"{PREFERS} ('after apixaban' read as a temporary trigger)",
-    "Diphenhydramine 25 mg at night may still be used as needed for itching.":
-        "stop/avoid decision is not strict and there is no note_never for first-generation "
-        "antihistamines",
     "Skin-prick testing to common foods is reasonable for reassurance.": COPULA,
     "Omalizumab 300 mg every 4 weeks may be started now if she prefers.":
         f"{ORDER}; hedged 'may be started now' passes the next-step check",
