@@ -34,7 +34,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from physbench_gym.grading.core import FILE, WRITE, CheckpointResult, GradingContext, triggered_by
-from physbench_gym.grading.quantities import unit_normalize
+from physbench_gym.grading.quantities import convert, unit_normalize
 from physbench_gym.grading.reader import (
     CONDITIONAL,
     COUNTERFACTUAL,
@@ -635,7 +635,6 @@ def apixaban_to_three_months(ctx: GradingContext) -> CheckpointResult:
     return CheckpointResult(True, "apixaban 5 mg twice daily to complete 3 months")
 
 
-_TIME_DAYS = {"d": 1.0, "wk": 7.0, "mo": 30.4, "y": 365.0}
 _THREE_MONTHS_TOTAL = (84.0, 105.0)  # '3 months' / '12-13 weeks' / '90 days' in all
 
 
@@ -647,14 +646,9 @@ def _carried_on(clause: Any, mention: Any, now_days: float) -> str:
         if quantity.start < mention.end or clause.quantity_status(quantity) & {
                 CONDITIONAL, HISTORICAL, COUNTERFACTUAL}:
             continue
-        if quantity.role == "date":
-            days = float(quantity.value)
-        elif quantity.unit in _TIME_DAYS and quantity.role not in ("from", "reference"):
-            days = float(quantity.values[1]) * _TIME_DAYS[quantity.unit]
-            if quantity.role != "additional" and (
-                    _THREE_MONTHS_TOTAL[0] <= days <= _THREE_MONTHS_TOTAL[1]):
-                continue
-        else:
+        days = _days_of(quantity)
+        if days is None or quantity.role not in ("date", "additional") and (
+                _THREE_MONTHS_TOTAL[0] <= days <= _THREE_MONTHS_TOTAL[1]):
             continue
         if days > now_days:
             return clause.text[max(0, quantity.start - 40):quantity.end + 10]
@@ -717,9 +711,9 @@ def _days_of(quantity: Any) -> float | None:
     """A time as days: a date as days from now, a duration in days (its upper end)."""
     if quantity.role == "date":
         return float(quantity.value)
-    if quantity.unit in _TIME_DAYS and quantity.role not in ("from", "reference"):
-        return float(quantity.values[1]) * _TIME_DAYS[quantity.unit]
-    return None
+    if quantity.role in ("from", "reference"):
+        return None
+    return convert(float(quantity.values[1]), quantity.unit, "d")
 
 
 @triggered_by(FILE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any
 
 from physbench_gym.grading.core import (
@@ -126,16 +127,10 @@ def uti_case(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _wrap(text: str, indent: str, width: int = 88) -> str:
-    """``text`` broken into lines of at most ``width`` characters, continuation lines indented
-    to sit inside a Markdown list item."""
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(indent) + len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    lines.append(line)
+    """``text`` broken into lines that fit ``width`` with ``indent`` before each continuation
+    line, to sit inside a Markdown list item."""
+    lines = textwrap.wrap(text, width - len(indent), break_long_words=False,
+                          break_on_hyphens=False)
     return f"\n{indent}".join(lines)
 
 
