@@ -173,7 +173,7 @@ def statin_initiation(values: dict[str, Any]) -> dict[str, Any]:
     accepted_doses = _accepted_doses(accepted)
     dose_guards = [
         {"note_decision": {
-            "concept": [name], "action": ["start"], "required": False,
+            "concept": [name], "action": ["start"], "required": False, "opposite": [],
             "dose": {"min": min(accepted_doses[name]), "max": max(accepted_doses[name]),
                      "unit": "mg"}, "label": f"{name} only at an accepted dose"}}
         if name in accepted_doses else

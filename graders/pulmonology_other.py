@@ -105,6 +105,8 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                                    "label": "chest CT in 6-12 months"}},
                 {"note_decision": {"concept": CT_FOLLOW_UP, "action": ["order"], "opposite": [],
                                    "timing": {"min": 18, "max": 24, "unit": "mo"},
+                                   "timing_after": {"min": 18, "max": 24, "unit": "mo"},
+                                   "committed_if": ["stability"],
                                    "label": "second chest CT at 18-24 months"}},
                 {"note_never": {"concept": CT_FOLLOW_UP, "action": ["stop", "avoid"],
                                 "allow_contingency": True,

@@ -207,19 +207,10 @@ TURN_DOWNS = {
 ORDER, COPULA = "order-only must-not (no note checkpoint)", "copular allowance not read"
 PREFERS = "allow_contingency accepts a preference clause as a trigger"
 KNOWN_GAPS: dict[str, str] = {
-    "Ezetimibe 10 mg daily is a reasonable alternative to the statin if he prefers.":
-        f"{ORDER}; {COPULA}",
-    "Simvastatin 80 mg daily is an acceptable backup if atorvastatin is not covered.":
-        "offered simvastatin 80 mg without a verb is not an offered dose",
     "Moderate drinking on weekends is fine if he prefers.":
         "'is fine' does not read as allowing alcohol",
-    "Vitamin D 50,000 IU once daily for 2 weeks is a reasonable backup.": f"{ORDER}; {COPULA}",
     "Monthly denosumab 60 mg injections are an acceptable option if she prefers.":
         f"{ORDER}; verbless offer with a wrong schedule not flagged",
-    "Levothyroxine 125 mcg daily is also reasonable if she prefers a bigger step.":
-        f"{ORDER}; verbless offer of another dose not flagged",
-    "Alternatively, levothyroxine 150 mcg once daily may be used.":
-        f"{ORDER}; 'allow' of another dose not an offered dose for an 'increase' decision",
     "Low-molecular-weight iron dextran is an acceptable alternative.": ORDER,
     "Iron dextran 1000 mg IV may be used if he prefers a single infusion.": ORDER,
     "Aspirin 81 mg daily after apixaban is reasonable if he prefers.":

@@ -190,7 +190,9 @@ def section_of(title: str, loose: bool = False) -> str | None:
     """The section a heading opens ('Plan' -> 'plan'), or None if it is not a heading. A loose
     match (for lines that are headings by their form) also reads the title's first or last
     words: 'Antihistamine plan', 'Follow-up with explicit triggers'."""
-    key = _heading_key(title)
+    if "?" in title:
+        return None  # a question the lines after it answer, not a section
+    key = _heading_key(re.sub(r"\([^()]*\)", " ", title))  # 'Follow-up (Fleischner 2017)'
     if not key or len(key) > 45:
         return None
     table = section_table()
@@ -203,10 +205,18 @@ def section_of(title: str, loose: bool = False) -> str | None:
     words = trimmed.split()
     for candidate in (" ".join(words[:2]), words[0], " ".join(words[-2:]), words[-1]):
         if table.get(candidate) in ("plan", "assessment") or (
+                " " in candidate and table.get(candidate) in ("avoid", "options")) or (
                 candidate == words[0] and table.get(candidate) in ("history", "question")):
             return table[candidate]
-    if words[0] in ("current", "home", "existing", "active", "prior", "previous"):
+    medication = not any(re.match(r"episode|status|symptom|presentation|problem|issue|illness|"
+                                  r"situation|lab|result|finding|assessment|condition|state|"
+                                  r"history|plan|question|concern|complaint|vital|weight|"
+                                  r"function|kidney|renal|imaging|gi|bleed|event", w)
+                         for w in words[1:])
+    if words[0] in ("current", "home", "existing", "active", "prior", "previous") and medication:
         return "medications"  # 'CURRENT THYROID MEDICATION: levothyroxine 75 mcg daily'
+    if words[0] in ("prior", "previous", "past", "earlier", "old"):
+        return "history"  # 'PRIOR GI: colonoscopy 2017 normal. No EGD ever.'
     return None
 
 
@@ -227,3 +237,26 @@ def concept(concept_id: str) -> Concept:
     except KeyError:
         raise KeyError(
             f"unknown concept {concept_id!r}; add it to grading/data/lexicon/") from None
+
+
+def _unit_key(unit: str) -> str:
+    return re.sub(r"\s+|h2o$", "", unit.lower())
+
+
+@functools.cache
+def measured_units() -> frozenset[str]:
+    """Every unit a measured concept of the lexicon is written in (lower case, no spaces)."""
+    return frozenset(_unit_key(u) for c in concepts().values() if c.unit
+                     for u in (c.unit, *c.units))
+
+
+def unit_fits(unit: str, concept_ids: frozenset[str]) -> bool:
+    """Whether a value written in ``unit`` can be one of these concepts' values: '412 mOsm/kg'
+    is not a glucose. Units no measured concept uses (doses, times, '%') always fit."""
+    key = _unit_key(unit)
+    if not key or key not in measured_units():
+        return True
+    own = {_unit_key(u) for c in concept_ids if c in concepts() and concepts()[c].unit
+           for u in (concepts()[c].unit, *concepts()[c].units)}
+    return not own or key in own
+

@@ -20,6 +20,8 @@ from physbench_gym.grading.lexicon import section_of
 _UNICODE = {
     "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2043": "-",
     "\u2192": " -> ", "\u27f6": " -> ", "\u21d2": " -> ", "\u2794": " -> ", "\u279d": " -> ",
+    "\u27a1\ufe0f": " -> ", "\u27a1": " -> ", "\u279c": " -> ", "\u27a4": " -> ", "\u2b95": " -> ",
+    "\ufe0f": "",
 
     "\u2265": ">=", "\u2264": "<=", "\u2260": " does not mean ", "\u00d7": "x", "\u00b1": "+/-",
     "\u00b5": "u", "\u03bc": "u", "\u2022": "-", "\u25cf": "-", "\u25aa": "-", "\u2023": "-",
@@ -43,7 +45,7 @@ _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _HTML_BREAK = re.compile(r"<\s*br\s*/?\s*>|</?\s*(?:p|div|li|tr)\s*>", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?\s*[a-zA-Z][^>]*>")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)]|[a-z][.)]|\[[ xX]\])\s+")
+_BULLET = re.compile(r"^\s*(?:[-*+]|->|=>|[•▪◦➤►]|\d{1,2}[.)]|[a-z][.)]|\[[ xX]\])\s+")
 _RULE = re.compile(r"^\s*(?:[-*_=]\s*){3,}$")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z/&()' -]{0,40}?)\s*:\s*(.*)$")
@@ -134,7 +136,7 @@ def lines(note: str) -> tuple[Line, ...]:
     raw = _HTML_BREAK.sub("\n", normalize_characters(note)).split("\n")
     out: list[Line] = []
     section = "body"
-    opened_by_label = False
+    opened_by_label = after_blank = False
     paragraph: list[str] = []
     table: list[list[str]] = []
 
@@ -148,7 +150,7 @@ def lines(note: str) -> tuple[Line, ...]:
             out.extend(_table_lines(table, section))
             table.clear()
 
-    for raw_line in raw:
+    for index, raw_line in enumerate(raw):
         stripped = raw_line.strip()
         if "|" in stripped and (stripped.startswith("|") or stripped.count("|") >= 2):
             flush_paragraph()
@@ -159,19 +161,25 @@ def lines(note: str) -> tuple[Line, ...]:
         flush_table()
         if not stripped or _RULE.match(stripped):
             flush_paragraph()
+            after_blank = True  # a blank line ends a list item too
             continue
+        item_goes_on, after_blank = not after_blank, False
         stripped = re.sub(r"^\s*>\s?", "", stripped)
         heading = _heading(stripped)
         if heading is not None:
             flush_paragraph()
             title, rest = heading
-            section = section_of(title, loose=True) or section
+            section = section_of(title, loose=True) or _after_unknown_heading(section)
             opened_by_label = False
             out.append(Line(title, section, "heading"))
             if rest:
                 out.append(Line(rest, section, "paragraph"))
             continue
+        stripped = _LEADING_TAG.sub(r"\1\2: ", stripped)  # '(excluded) serology'
         bullet = _BULLET.match(stripped)
+        if not bullet and _heads_a_list(stripped, raw[index + 1:]):
+            flush_paragraph()  # 'Stroke prevention' over bullets: the history above has ended
+            section = _after_unknown_heading(section)
         text = _inline(stripped[bullet.end():] if bullet else stripped)
         label = _LABEL.match(text)
         line_section = section
@@ -204,7 +212,7 @@ def lines(note: str) -> tuple[Line, ...]:
         if bullet:
             flush_paragraph()
             out.append(Line(text, line_section, "item"))
-        elif (out and out[-1].kind == "item" and not paragraph and not label
+        elif (out and out[-1].kind == "item" and not paragraph and not label and item_goes_on
               and (raw_line[:1] == " " or not out[-1].text.rstrip().endswith((".", ":", "!",
                                                                               "?")))):
             out[-1] = Line(f"{out[-1].text} {text}", out[-1].section, "item")
@@ -218,6 +226,26 @@ def lines(note: str) -> tuple[Line, ...]:
     return tuple(line for line in out if line.text)
 
 
+# A tag in parentheses that opens a line says what the line is: '(excluded) serology'.
+_LEADING_TAG = re.compile(r"^((?:[-*+]|\d{1,2}[.)])?\s*)\((excluded|avoid|not recommended|"
+                          r"contraindicated|rejected|not indicated|history|prior)\)\s+",
+                          re.IGNORECASE)
+
+
+def _after_unknown_heading(section: str) -> str:
+    """The section under a heading the lexicon does not know: a plan or an assessment goes on
+    ('Plan' then 'Rate control'); a history, medication or data section has ended."""
+    return section if section in ("plan", "assessment", "question", "options") else "body"
+
+
+def _heads_a_list(line: str, rest: list[str]) -> bool:
+    """Whether a short bare line titles the bullets under it ('Stroke prevention')."""
+    following = next((r for r in rest if r.strip()), "")
+    return (bool(_BULLET.match(following.strip())) and line[:1].isupper()
+            and len(line) <= 40 and len(line.split()) <= 5
+            and not re.search(r"\d|[.?!;,]$", line) and ":" not in line.rstrip(":")[:-1])
+
+
 def _heading(line: str) -> tuple[str, str] | None:
     """(title, text after it) when the line is a heading: '# Plan', '**Plan**', 'PLAN:'."""
     match = _HEADING.match(line)
@@ -229,10 +257,14 @@ def _heading(line: str) -> tuple[str, str] | None:
     if line.endswith(":") and len(line) <= 60 and section_of(_inline(line[:-1])):
         return _inline(line[:-1]), ""
     if (len(line) <= 40 and len(line.split()) <= 5 and not re.search(r":\s*\S|\d", line)
+            and not _BULLET.match(line)  # '- Home sleep apnea testing' is an item
             and not (line.endswith(".") and len(line.split()) > 2)
             and section_of(_inline(line), loose=True)):  # not 'Follow up in 2 weeks.'
         return _inline(line), ""
     return None
+
+
+_RESULT_SECTIONS = frozenset({"data", "history", "medications", "body"})
 
 
 def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
@@ -262,7 +294,8 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
                 _VALUE_CELL.match(cell) or not _GENERIC_HEADER.fullmatch(name.strip().lower()))
             parts.append(f"{name} {cell}".strip() if labelled else cell)
         text = f"{first}: {', '.join(parts)}" if first and parts else first or ", ".join(parts)
-        latest = None if date is None else date == newest
+        # a table of results dates its rows; a plan's dates are when things will be done
+        latest = None if date is None or section not in _RESULT_SECTIONS else date == newest
         out.append(Line(text, section, "row", latest, schedule and index > 0))
     return out
 

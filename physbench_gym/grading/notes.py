@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from physbench_gym.grading.core import FILE, Args, CheckpointResult, GradingContext, primitive
+from physbench_gym.grading.lexicon import ancestors
 from physbench_gym.grading.lexicon import concept as lexicon_concept
 from physbench_gym.grading.quantities import Quantity, convert, routes, schedule
 from physbench_gym.grading.reader import (
@@ -539,7 +540,8 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
                   if not (wanted | others).isdisjoint(m.concepts) and not m.negated
                   and not _qualifies_other(clause, m, subject_starts)
                   and not m.has(COUNTERFACTUAL, CONDITIONAL, POSSIBLE, FAMILY)
-                  and not m.cue(HISTORICAL)]  # 'Hx: severe AUD' grades it; 'in 2019' does not
+                  and not (m.cue(HISTORICAL) and m.has(HISTORICAL))]
+        # 'Hx: severe AUD' and 'he had severe OUD' grade it; 'in 2019' does not
         kinds = {frozenset(m.concepts & (wanted | others)) for m in levels}
         if len(kinds) != 1:
             continue
@@ -626,6 +628,9 @@ class NoteDecisionArgs(NoteArgs):
         default=True, description="A committed clause with another dose contradicts it.")
     deferral_contradicts: bool = Field(
         default=False, description="A temporary hold ('until ...') of it contradicts it.")
+    committed_if: list[str] = Field(default_factory=list, description=(
+        "Concepts whose contingency still commits: 'CT at 18-24 months if stable' plans the "
+        "second scan of a surveillance that ends on stability."))
     timing_total: bool = Field(default=False, description=(
         "'timing' is the whole course: time added to what has passed ('another 3 months') "
         "does not state it."))
@@ -646,6 +651,9 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
     opposite = set(args.opposite) if args.opposite is not None else set().union(
         *(OPPOSITES.get(a, set()) for a in args.action)) - accepted
     asserted, problem = False, ""
+    chosen = {c for clause, m in _mentions(note, args.concept)
+              if _decision(clause, m, args) in accepted
+              for c in _own(m)}  # the members the note starts, orders or continues
     for clause, mention in _mentions(note, args.concept):
         if args.every is not None and args.every.single and _REPEAT.search(clause.text) and (
                 not mention.has(CONDITIONAL, HISTORICAL, FAMILY, COUNTERFACTUAL)
@@ -661,6 +669,9 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                     _OTHER_REGIMEN.search(clause.text[:mention.start])
                     or _another_dose(clause, mention, args)):
                 continue  # 'no reduced-dose apixaban', 'no apixaban 2.5 mg': another regimen
+            if decision in ("avoid", "stop") and accepted & _POSITIVE and _names_member(
+                    mention, args.concept) and not _own(mention) & chosen:
+                continue  # 'not restarting simvastatin' beside 'start a statin': one member
             if decision in opposite and _in_force(clause, mention, args, decision) and not later:
                 problem = problem or f"contradicts '{label}': \"{clause.text[:90]}\""
                 continue
@@ -674,9 +685,19 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                 # 'continue the current 75 mcg until the recheck' when the dose must change
                 problem = problem or f"contradicts '{label}': \"{clause.text[:90]}\""
                 continue
+            if decision == "allow" and decision not in accepted and accepted & _POSITIVE and (
+                    not mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL)):
+                issue = _amount_issue(clause, mention, args)  # 'simvastatin 80 mg is an
+                if issue:  # acceptable substitute' offers that dose
+                    problem = problem or f"offers {issue}: \"{clause.text[:80]}\""
+                continue
             if decision not in accepted:
                 continue
-            if not _committed(clause, mention):
+            if not _committed(clause, mention) and not (
+                    args.committed_if and mention.has(CONDITIONAL)
+                    and not mention.has(ALTERNATIVE, POSSIBLE, HISTORICAL, FAMILY,
+                                        COUNTERFACTUAL)
+                    and _names_any(clause, args.committed_if)):
                 if mention.has(ALTERNATIVE, POSSIBLE) and not mention.has(
                         CONDITIONAL, TEMPORARY, HISTORICAL, FAMILY, COUNTERFACTUAL) or (
                         args.strict and mention.has(CONDITIONAL)
@@ -688,7 +709,8 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
             issue = _amount_issue(clause, mention, args)
             if issue is None:
                 asserted = True
-            elif issue and args.wrong_dose_contradicts:
+            elif issue and args.wrong_dose_contradicts and (
+                    args.all_steps or not mention.has(LATER)):  # a later taper step's dose
                 problem = problem or f"{issue} in \"{clause.text[:80]}\""
     if problem:
         return CheckpointResult(False, problem)
@@ -698,6 +720,20 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
     return CheckpointResult(False, f"does not state '{label}'")
 
 
+def _names_member(mention: Mention, concepts: Iterable[str]) -> bool:
+    """Whether the mention names a member of the classes asked for, not a class itself."""
+    shared = set(mention.concepts) & set(concepts)
+    return bool(shared) and all(any(c in ancestors(x) - {x} for x in mention.concepts)
+                                for c in shared)
+
+
+def _own(mention: Mention) -> set[str]:
+    """The concepts a mention names itself, without the classes above them."""
+    return {x for x in mention.concepts
+            if not any(x in ancestors(y) - {y} for y in mention.concepts)}
+
+
+_POSITIVE = frozenset({"start", "order", "resume", "refer", "switch", "endorse"})
 # A regimen named before the drug that a negation turns down ('no extended-phase therapy: no
 # apixaban 2.5 mg'), not the drug itself.
 _OTHER_REGIMEN = re.compile(r"\b(?:reduced|low|lower|prophylactic|extended)[- ](?:dose|intensity|"
@@ -790,6 +826,17 @@ _DEFERRALS = frozenset({"until", "at least until", "pending", "for now", "for th
                         "for the moment", "temporarily", "once"})
 
 
+def _event_bound(mention: Mention) -> bool:
+    """Whether a hold is tied to an event ('temporarily hold it during acute illness'): a
+    sick-day or procedure rule, not a deferral of the plan."""
+    return any(c.category == TEMPORARY and _EVENT_HOLD.match(c.text) for c in mention.cues)
+
+
+_EVENT_HOLD = re.compile(r"(?:during|before|around|ahead of|for surgery|for contrast|on sick|"
+                         r"sick|when sick|while sick|if unwell|when unwell|perioperative|on days)",
+                         re.IGNORECASE)
+
+
 def _in_force(clause: Clause, mention: Mention, args: NoteDecisionArgs, decision: str) -> bool:
     """Whether an opposite decision counts: history, family and counterfactuals never do; a
     temporary hold only when deferral is wrong (continuing 'until review' is continuing);
@@ -800,7 +847,10 @@ def _in_force(clause: Clause, mention: Mention, args: NoteDecisionArgs, decision
     if (clause.reporting or clause.past_dated) and not mention.deciding:
         return False  # 'LT4 75 mcg (same dose since 2023)' reports the past
     if mention.has(TEMPORARY) and decision in ("avoid", "stop") and not (
-            args.deferral_contradicts and (
+            decision == "stop" and "continue" in args.action
+            and mention.cue(TEMPORARY).lower() in ("once", "after", "when")
+            and not mention.has(CONDITIONAL)) and not (  # 'once X is established, stop it'
+            args.deferral_contradicts and not _event_bound(mention) and (
                 mention.cue(TEMPORARY).lower() in _DEFERRALS
                 or mention.cue(TEMPORARY).lower() == "after" and any(
                     q.unit in ("d", "wk", "mo", "y") and q.start >= mention.end
@@ -808,9 +858,27 @@ def _in_force(clause: Clause, mention: Mention, args: NoteDecisionArgs, decision
         # 'hold canagliflozin during acute illness' is a sick-day rule; 'can be stopped after
         # 12 months' plans a stop date
         return False
-    if mention.has(CONDITIONAL):
+    if mention.has(CONDITIONAL) or decision in ("avoid", "stop") and _threshold_after(
+            clause, mention):
         return args.strict
     return True
+
+
+# 'contraindicated at CrCl <= 30', 'stop below an eGFR of 30': a rule with its threshold.
+_THRESHOLD = re.compile(r"\s*(?:\w+\s+){0,2}?(?:below|above|under|over)\s+"
+                        r"(?:[A-Za-z-]+\s+){0,3}?\d|"
+                        r"\s*(?:\w+\s+){0,2}?(?:at|below|above|under|over|if|when)\s+(?:an?\s+|the\s+)?"
+                        r"(?:[A-Za-z0-9-]+\s+){0,2}?(?:of\s+)?(?:<=?|>=?|[≤≥]|less than|"
+                        r"greater than|\d+(?:\.\d+)?\s*(?:ml/min|mmol/l|mg/dl)|"
+                        r"(?<=below )\d|(?<=under )\d|(?<=above )\d|(?<=over )\d)",
+                        re.IGNORECASE)
+
+
+def _threshold_after(clause: Clause, mention: Mention) -> bool:
+    """Whether the decision is bound to a threshold written after its verb."""
+    start = max(mention.end, (mention.action.start + len(mention.action.text))
+                if mention.action is not None else 0)
+    return bool(_THRESHOLD.match(clause.text, start))
 
 
 def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str | None:
@@ -979,7 +1047,8 @@ _POSITIVE_PLAN = frozenset({"start", "order", "endorse", "resume", "continue"})
 _IMPLICIT_START = NoteDecisionArgs(concept=["_"], action=["start"])
 # 'Skin-prick tests ... do not identify a cause': a sentence about the test, not a plan line.
 _PREDICATE = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|"
-                        r"cannot|should|may|might|must|not|rarely|seldom)\b", re.IGNORECASE)
+                        r"cannot|should|may|might|must|not|rarely|seldom|\w+n['’]t)\b",
+                        re.IGNORECASE)
 
 
 @primitive("note_never", NoteNeverArgs, {FILE})

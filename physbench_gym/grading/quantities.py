@@ -245,12 +245,18 @@ def dates_past(clause: str, today: date | None) -> bool:
     return any(int(m.group(0)) < today.year for m in _YEAR.finditer(clause))
 
 
+# A code, not a value: 'LOINC 3016-3', 'CPT 80053', 'RxNorm 617314', 'ICD-10 E03.9'.
+_CODE = re.compile(r"\b(?:LOINC|CPT|RxNorm|RXCUI|SNOMED(?:\s*CT)?|ICD-?10(?:-CM)?|HCPCS|NDC)"
+                   r"(?:\s+code)?[\s:#]*[A-Z]?\d[\w.-]*", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=4096)
 def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
     """Every number of a (normalized) clause with its unit, range, comparator and role; with
     ``today``, future calendar dates also count as times from today."""
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = [(m.start(), m.end()) for m in _DATE.finditer(clause)]
+    taken.extend((m.start(), m.end()) for m in _CODE.finditer(clause))  # 'LOINC 3016-3'
     dated: list[tuple[int, int]] = []  # a date two patterns read ('2026-06-17') counts once
     for quantity in _calendar_dates(clause, today):
         if quantity.role == "date" and not any(a <= quantity.start < b for a, b in dated):
@@ -340,8 +346,10 @@ _AFTER_EVENT = re.compile(r"^\s*(?:or more\s+|or longer\s+|at least\s+)?(?!(?:af
 _APPROXIMATE = re.compile(r"\b(?:about|approximately|approx|around|roughly|nearly|~)\s*$",
                           re.IGNORECASE)
 # 'Goal TSH 0.4-4.2', 'TSH (ref 0.4-4.2)': a goal or normal range written near the number.
-_REFERENCE_CONTEXT = re.compile(r"\b(?:goal|target|ref|reference|normal range|nl range|uln|lln)"
-                                r"\b[^.;(),]*$", re.IGNORECASE)
+# Not 'above goal: A1c 8.4%' (a state, then a label and its value).
+_REFERENCE_CONTEXT = re.compile(r"(?<!above )(?<!below )(?<!\bat )(?<!over )(?<!above the )"
+                                r"\b(?:goal|target|ref|reference|normal range|nl range|uln|lln)"
+                                r"\b[^.;(),:]*$", re.IGNORECASE)
 # '18 mmol/L per 48 h' beside '8 mmol/L per 24 h': a rate over another period.
 _OTHER_PERIOD = re.compile(r"^\s*(?:mmol/l|meq/l|mmol|meq)?\s*(?:/|per|in|over|within|by)\s*"
                            r"(?:48|72|2 days|3 days|two days)\b", re.IGNORECASE)
@@ -479,7 +487,9 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
     (re.compile(rf"(?<![\w]){pattern}(?![\w])", re.IGNORECASE), per_day) for pattern, per_day in (
         (r"(?:single|one[- ]time|once only|one) dose|(?:x|once)\s?1\b|one[- ]off|stat\b|"
          r"single[- ]dose|as a single|once(?! (?:daily|a day|weekly|a week|monthly|a month|"
-         r"yearly|a year|per|every|each|nightly|in))", "single"),
+         r"yearly|a year|per|every|each|nightly|in))(?!\s+(?:\w+\s+){0,3}?(?:is|are|has|have|"
+         r"was|were|becomes?|finish\w*|complet\w*|he|she|they|it|we|you|the|her|his|their)\b)",
+         "single"),  # not 'once serum calcium is confirmed': a time, not a schedule
         (r"q\s?6\s?(?:h|hr|hrs|hours)|four times (?:a |per )?day|four times daily|qid|q\.i\.d\.?"
          r"|4\s?x\s?(?:/|per|a)\s?day|4 times (?:a |per )?day|4 times daily", 4.0),
         (r"q\s?8\s?(?:h|hr|hrs|hours)|three times (?:a |per )?day|three times daily|tid|t\.i\.d\.?"

@@ -239,6 +239,27 @@ def _read(text: str, today: date | None = None) -> Note:
             clause = dataclasses.replace(clause, past_dated=True)
         cues = [(at - start, category) for at, category in modifiers if start <= at < end]
         clause = dataclasses.replace(clause, cue_categories=frozenset(c for _, c in cues))
+        step = _STEP_LABEL.match(clause.text) or _STEP_IN_LABEL.search(_line_label(line.text))
+        later_from = next((m.start() for m in _LATER_STEP.finditer(clause.text)
+                           if float(m.group(1)) > 1), None)  # '... after step 2', 'at week 4'
+        if _LATER_OPENING.match(clause.text) or step and float(step.group(1)) > 1:
+            later_from = 0  # 'Then: stop venlafaxine', 'Week 3-4: stop venlafaxine'
+        if later_from is not None:
+            clause = dataclasses.replace(clause, mentions=tuple(
+                dataclasses.replace(m, statuses=m.statuses | {LATER})
+                if m.start >= later_from or _STEP_ROW.match(clause.text) else m
+                for m in clause.mentions))
+        preference = _NONCLINICAL_IF.search(clause.text)
+        if preference:  # 'if it is not covered, simvastatin 80 mg is an acceptable substitute'
+            comma = clause.text.find(",", preference.end())
+            clause = dataclasses.replace(clause, mentions=tuple(
+                _offered_on_preference(m, comma, start) if CONDITIONAL in m.statuses
+                and m.start > preference.start() else m for m in clause.mentions))
+        options = _OPTIONS_LIST.search(clause.text)
+        if options:  # 'options include stopping at 3 months, ..., or extended therapy'
+            clause = dataclasses.replace(clause, mentions=tuple(
+                dataclasses.replace(m, statuses=m.statuses | {POSSIBLE})
+                if m.start >= options.end() else m for m in clause.mentions))
         conditions = [at for at, category in cues if category == CONDITIONAL]
         if clause.kind == "row" and conditions and not any(
                 a.start < min(conditions) for a in clause.actions):
@@ -248,7 +269,7 @@ def _read(text: str, today: date | None = None) -> Note:
                 for m in clause.mentions))
         same_line = clauses[-1:] if index and units[index - 1][1] is line else []
         clause = _resolve_elided_drug(clause, clauses[-3:], same_line, cues)
-        clause = _resolve_bare_value(clause, clauses[-3:])
+        clause = _resolve_bare_value(clause, clauses[-12:])
         if index and units[index - 1][1] is line:
             clause = _resolve_pronoun(clause, clauses[-1])
             lead = clauses[_line_start(units, index)]
@@ -260,6 +281,40 @@ def _read(text: str, today: date | None = None) -> Note:
             clause = _continue_subject(clause, clauses[-1])
         clauses.append(clause)
     return Note(text, tuple(clauses))
+
+
+def _offered_on_preference(mention: Mention, comma: int, offset: int) -> Mention:
+    """A mention after a preference or cost condition is an alternative offered; a 'not' of
+    the condition ('if he'd rather not take a statin, ezetimibe ...') is not its own."""
+    mention = dataclasses.replace(mention, statuses=mention.statuses - {CONDITIONAL}
+                                  | {ALTERNATIVE})
+    if mention.negated and 0 < comma < mention.start and all(
+            c.start - offset < comma for c in mention.cues if c.category == NEGATED):
+        mention = dataclasses.replace(mention, negated=False)
+    return mention
+
+
+# A condition that is no clinical trigger: cost, coverage, the patient's wish.
+_NONCLINICAL_IF = re.compile(
+    r"\b(?:if|when|should|in case)\b[^.;]{0,60}?\b(?:not covered|isn't covered|unaffordable|"
+    r"afford\w*|too expensive|expensive|cost|costs|insurance|coverage|formulary|prior auth\w*|"
+    r"copay\w*|prefers?|preference|rather|wants?|wish\w*|declines?|refuses?)\b",
+    re.IGNORECASE)
+# A step of a schedule named by its number: 'Week 3-4:', 'Day 8 -', 'Step 2:'.
+_STEP_LABEL = re.compile(r"\s*(?:weeks?|wks?|days?|steps?|phase|months?)\s*#?(\d+)"
+                         r"(?:\s*[-–]\s*\d+)?"
+                         r"\s*(?:[:)\]-]|$)", re.IGNORECASE)
+_STEP_IN_LABEL = re.compile(r"\b(?:weeks?|wks?|days?|steps?|phase|months?)\s*#?(\d+)",
+                            re.IGNORECASE)  # 'Venlafaxine step 2: 37.5 mg daily'
+# A row or line that names its own later step ('Stop venlafaxine: discontinue after step 2').
+_STEP_ROW = re.compile(r"[^:]{0,40}:\s*\w+\s+(?:after|at|from)\s+(?:step|weeks?|phase)\s*#?\d",
+                       re.IGNORECASE)
+_LATER_STEP = re.compile(r"\b(?:after|at|from|in|about|by|during)\s+(?:step|weeks?|wks?|phase)"
+                         r"\s*#?(\d+)", re.IGNORECASE)
+_OPTIONS_LIST = re.compile(r"\b(?:options?|alternatives?|choices?)\s+(?:would\s+)?"
+                           r"(?:include|are|would be)\b", re.IGNORECASE)
+_LATER_OPENING = re.compile(r"\s*(?:then|after that|afterwards|thereafter|subsequently|"
+                            r"next step|later)\b\s*[:,-]", re.IGNORECASE)
 
 
 def _line_label(text: str) -> str:
@@ -281,7 +336,8 @@ def _line_start(units: list[tuple[str, Line]], index: int) -> int:
 # '(the last value is from 2022)': an aside that dates a value, not the sentence.
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _WAS = re.compile(r"\b(?:was|were|had)\b", re.IGNORECASE)
-_PRONOUN_SUBJECT = re.compile(r"^(?:it|this|the level|the value)\b", re.IGNORECASE)
+_PRONOUN_SUBJECT = re.compile(r"^(?:(?:on|as of|by|in|at)\s+[\w/.-]+(?:\s+\d{1,4})?,?\s+"
+                              r"(?:\d{4},?\s+)?)?(?:it|this|the level|the value)\b", re.IGNORECASE)
 
 
 # A field of a structured prescription written on its own line ('DOSE: 5 MG PO TWICE DAILY').
@@ -387,11 +443,18 @@ _ANSWER = re.compile(r"\s*(yes|no)\b", re.IGNORECASE)
 
 def _resolve_bare_value(clause: Clause, previous: list[Clause]) -> Clause:
     """'Calculation: FIB-4 = ... = 1.89.' then 'Interpretation: 1.89 is indeterminate': a
-    sentence whose subject is a bare number speaks of the measure just named."""
+    sentence whose subject is a bare number speaks of the measure just named; a 'Total = 0'
+    after a score's items speaks of the score named above the items."""
     match = _NUMBER_SUBJECT.match(clause.text)
-    if not match or any(m.group == "test" for m in clause.mentions):
+    total = _TOTAL_SUBJECT.match(clause.text)
+    if not (match or total) or any(m.group == "test" for m in clause.mentions):
         return clause
-    tests = [m for c in previous for m in c.mentions if m.group == "test"]
+    match = match or total
+    tests = [m for c in (previous if total else previous[-3:]) for m in c.mentions
+             if m.group == "test"]
+    if total:  # the score whose items were listed: named in the line that opened the list
+        tests = [m for c in previous if c.text.rstrip().endswith(":")
+                 for m in c.mentions if m.group == "test"] or tests
     if not tests:
         return clause
     named = tests[-1]
@@ -401,6 +464,8 @@ def _resolve_bare_value(clause: Clause, previous: list[Clause]) -> Clause:
     return dataclasses.replace(clause, mentions=(subject, *clause.mentions))
 
 
+_TOTAL_SUBJECT = re.compile(r"\s*(?:total|total score|sum|overall score|final score)\s*"
+                            r"(?:=|:|is|of)\s*(\d+(?:\.\d+)?)\b", re.IGNORECASE)
 _NUMBER_SUBJECT = re.compile(r"\s*(?:[A-Za-z ]{1,20}:\s*)?(\d+(?:\.\d+)?)\s+"
                              r"(?:is|=|falls|lies|sits)\b",
                              re.IGNORECASE)
@@ -412,12 +477,14 @@ def _resolve_pronoun(clause: Clause, previous: Clause) -> Clause:
     match = _PRONOUN_SUBJECT.match(clause.text)
     tests = [m for m in previous.mentions if m.group == "test"]
     if not match or not tests or not clause.quantities or any(
-            m.group == "test" for m in clause.mentions):
+            m.group == "test" and m.start <= clause.quantities[0].start for m in clause.mentions):
         return clause
     named = tests[-1]
+    next_test = min((m.start for m in clause.mentions if m.group == "test"),
+                    default=len(clause.text))  # 'it is 8.9 (...), with a free T4 of 0.9'
+    own = tuple(q for q in clause.quantities if q.start < next_test)
     pronoun = Mention(named.concepts, match.group(0), 0, match.end(), "test",
-                      clause.quantity_status(clause.quantities[0]), (), None, (),
-                      clause.quantities, False)
+                      clause.quantity_status(own[0]), (), None, (), own, False)
     return dataclasses.replace(clause, mentions=(pronoun, *clause.mentions))
 
 
@@ -578,8 +645,10 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
     for match_id, start, end in pipeline.verb_matcher(doc):
         if start and doc[start - 1].lower_ in _DEMONSTRATIVES:
             continue  # 'a message about this change', 'every Rx': a noun, not a verb
-        if start > 1 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_:
-            continue  # 'self-limited', 'well-controlled': part of a compound word
+        if start > 1 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ or (
+                end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
+                and end + 1 < len(doc) and doc[end + 1].is_alpha):
+            continue  # 'self-limited', 'delayed-release': part of a compound word
         if doc[start].lower_ == "off" and (
                 not doc[start].is_sent_start if pipeline.verb_kinds[match_id][1] == "before"
                 else start - doc[start].sent.start > 3):
@@ -587,12 +656,23 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
         if not any(i in taken for i in range(start, end)):
             kind, side = pipeline.verb_kinds[match_id]
             sides.setdefault((start, end, kind), set()).add(side)
+    for match in _ENDORSING_SUBJECT.finditer(doc.text):
+        copula = doc.char_span(match.start(1), match.end(1))
+        if copula is not None and not any(i in taken for i in range(copula.start, copula.end)):
+            sides.setdefault((copula.start, copula.end, "endorse"), set()).add("before")
     spans = [Span(doc, start, end, label=f"{kind}|{'both' if len(found) > 1 else found.pop()}")
              for (start, end, kind), found in sides.items()]
     kept = filter_spans(spans)
     return sorted(((s, *s.label_.split("|")) for s in kept), key=lambda v: v[0].start)
 
 
+# 'the treatment that matters most is weight loss', 'the mainstay of therapy is ...': the
+# copula after a subject that names the plan endorses what follows it.
+_ENDORSING_SUBJECT = re.compile(
+    r"\b(?:treatment|therapy|step|priority|intervention|cornerstone|mainstay|focus|"
+    r"recommendation|approach|management|choice|option)\b[^.;:(),\n]{0,30}?"
+    r"\b(is|are|remains|will be)"
+    r"\s+(?!not\b|no\b|a\s+poor|unclear|uncertain|limited|debated)", re.IGNORECASE)
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those", "such", "every", "each", "his",
                              "her", "their", "its", "last", "prior", "previous", "same", "any",
                              "active", "current", "home", "existing", "old"})
@@ -640,7 +720,7 @@ _MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by
                         r"for|of|since|from|before|after)\s*-?\s*May\b")
 _OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
 _OPENS_WITH_IF = re.compile(r"\s*(?:if|when|whenever|should|unless|in case)\b", re.IGNORECASE)
-_TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%()-]+){0,6}?\s+"
+_TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside: '(taper if needed)'
                           r"(?:if(?!\s+(?:(?:he|she|they|you|the patient|patient)\s+(?:would\s+)?"
                           r"(?:prefers?|wish(?:es)?|wants?|rather|likes?)|desired|preferred)\b)"
                           r"|unless|in case|when(?!\s+(?:the|his|her)\s+(?:current\s+)?"
@@ -679,7 +759,9 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         cues = statuses.get((span.start_char, span.end_char, span.label_), ())
         mentions.append(_mention(text, start, span, i, spans, verbs, cues, found, next_start,
                                  line, past_dated, past_asides))
+    mentions = _adopt_orphans(mentions, found)
     mentions = _arrow_contingency(text, mentions, actions)
+    mentions = _arrow_switch(text, mentions, actions)
     if text.rstrip().endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     for m in mentions]
@@ -691,6 +773,35 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         q_status.append(_status_of(cues, line, None, text))
     return Clause(text, line.section, line.kind, index, line.dated_row_is_latest,
                   tuple(mentions), found, tuple(q_status), actions, past_dated)
+
+
+def _arrow_switch(text: str, mentions: list[Mention],
+                  actions: tuple[Action, ...]) -> list[Mention]:
+    """'d/c diphenhydramine -> hydroxyzine 25 mg qHS': a drug after the arrow of a stop or a
+    switch is what the patient moves to."""
+    arrow = text.find(" -> ")
+    if arrow < 0 or not any(a.kind in ("stop", "switch") and a.start < arrow for a in actions):
+        return mentions
+    return [dataclasses.replace(m, action=Action("start", "->", arrow), deciding=True)
+            if m.start > arrow and m.group == "drug" and m.action is None and not m.negated
+            and CONDITIONAL not in m.statuses else m for m in mentions]
+
+
+def _adopt_orphans(mentions: list[Mention], found: tuple[Quantity, ...]) -> list[Mention]:
+    """'... fell to 10.8 g/dL in November (ferritin 11, TSAT 7%) and to 9.2 g/dL in April': a
+    value in a unit only some tests use, left beside another test, belongs to the nearest
+    earlier test it fits."""
+    held = {id(q) for m in mentions for q in m.quantities}
+    for q in found:
+        if id(q) in held or not q.unit or q.unit.lower() not in lexicon.measured_units():
+            continue
+        for k in range(len(mentions) - 1, -1, -1):
+            m = mentions[k]
+            if m.start < q.start and m.group == "test" and lexicon.unit_fits(q.unit, m.concepts) \
+                    and any(lexicon.concept(c).unit for c in m.concepts if c in lexicon.concepts()):
+                mentions[k] = dataclasses.replace(m, quantities=(*m.quantities, q))
+                break
+    return mentions
 
 
 # 'CrCl <= 30 -> stop acamprosate', 'relapse -> call': a trigger written with an arrow.
@@ -718,7 +829,9 @@ def _arrow_contingency(text: str, mentions: list[Mention],
     if not (planned and _ARROW_TRIGGER.search(text, 0, arrow)
             or _ARROW_EVENT.search(text, 0, arrow)):
         return mentions
-    return [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL}) if m.start > arrow
+    def where(m: Mention) -> int:  # an elided drug sits where its verb is
+        return m.start if m.text or m.action is None else m.action.start
+    return [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL}) if where(m) > arrow
             else m for m in mentions]
 
 
@@ -789,6 +902,8 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                        or side != "before" and _PRONOUN_BEFORE.search(
                            span.doc.text, 0, s.start_char)))
     cues = _filter_barriers(text, offset, cues, span, verbs, governing_verb)
+    cues = tuple(c for c in cues
+                 if not (c.category == NEGATED and _negates_earlier(c, span, spans)))
     negation = next((c for c in cues if c.category == NEGATED), None)
     negated = negation is not None
     if action is not None and negated and action.start + offset < negation.start < (
@@ -806,15 +921,18 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                      ) or tuple(q for q in found if previous_end <= q.start and q.end <= begin
                                 and begin - q.end <= 3)  # '2 acamprosate tablets (333 mg each)'
     concept_ids = frozenset().union(*(lexicon.ancestors(c) for c in _span_concepts(span)))
-    status = _status_of(cues, line, action, text, later)
+    attached = tuple(q for q in attached if lexicon.unit_fits(q.unit, concept_ids))
+    status = _status_of(cues, line, action, text, later, _span_group(span) == "finding")
     if (action is None or action.start < begin) and _TRAILING_IF.match(text, end):
         status = status | {CONDITIONAL}  # 'hold metformin if vomiting', 'CT if no response'
     if LATER in status and _OPENS_WITH_IF.match(text) or _OPENS_WITH_THRESHOLD.match(text):
         status = status | {CONDITIONAL}  # 'if Hb has not normalized, then proceed to EGD',
         # '...; below 30, stop metformin'
     if action is not None and _PAST_FORM.search(action.text) and (past_dated or any(
-            a <= action.start < b for a, b in past_asides)):  # 'ASA 81 (held since 2/25)'
-        status = status | {HISTORICAL}  # 'sertraline 50 mg started 12/20/25'
+            a <= action.start < b for a, b in past_asides) or _PAST_NARRATIVE.match(text)):
+        # 'ASA 81 (held since 2/25)', 'sertraline 50 mg started 12/20/25',
+        # 'He was discharged on pantoprazole with aspirin held'
+        status = status | {HISTORICAL}
 
     if negation is not None and negation.text == "never" and action is None and (
             _span_group(span) == "test"):
@@ -826,6 +944,12 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     deciding = any(a is not None and _present(a) for a in (action, *later))
     return Mention(concept_ids, span.text, begin, end, _span_group(span), status, cues, action,
                    later, attached, negated and action is None, deciding)
+
+
+# A sentence that narrates the past from its subject on ('He was discharged on ...').
+_PAST_NARRATIVE = re.compile(r"\s*(?:(?:he|she|they|the patient|patient|pt|mr\.?\s+\S+|"
+                             r"mrs\.?\s+\S+|ms\.?\s+\S+)\s+)?(?:was|were|had|had been)\s+"
+                             r"(?!to\b)", re.IGNORECASE)
 
 
 def _present(action: Action) -> bool:
@@ -847,18 +971,32 @@ _JUDGMENT = re.compile(r"^(?:is|are)\b|\bnot\b|^contraindicated$|^unnecessary$")
 
 
 def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
-               text: str, later: tuple[Action, ...] = ()) -> frozenset[str]:
+               text: str, later: tuple[Action, ...] = (), finding: bool = False
+               ) -> frozenset[str]:
     """The cues' categories; a history or medication list reports the past, except where the
-    writer decides something there in the present tense ('nitrofurantoin - avoid')."""
+    writer decides something there in the present tense ('nitrofurantoin - avoid'). A bare
+    past tense ('was', 'had') dates neither today's result ('COWS today was 14 - moderate
+    withdrawal') nor a diagnosis told as a story ('he had severe opioid use disorder')."""
     status = {c.category for c in cues} - {NEGATED}
+    past = [c for c in cues if c.category == HISTORICAL]
+    if past and all(c.text.lower() in _BARE_PAST for c in past) and (
+            finding and all(c.text.lower() == "had" for c in past) or _NOW.search(text)):
+        status.discard(HISTORICAL)
     deciding = any(a is not None and _present(a) for a in (action, *later))
     if line.section in PAST_SECTIONS and not deciding:
         status.add(HISTORICAL)
+    if line.section == "options" and not deciding:
+        status.add(ALTERNATIVE)  # weighed under 'Treatment options', not yet chosen
     if line.kind == "row" and line.dated_row_is_latest is False:
         status.add(HISTORICAL)
     if line.later_step:
         status.add(LATER)
     return frozenset(status)
+
+
+_BARE_PAST = frozenset({"was", "were", "had", "had been"})
+_NOW = re.compile(r"\b(?:today|this morning|this afternoon|currently|at present|at this visit|"
+                  r"right now)\b", re.IGNORECASE)
 
 
 def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
@@ -884,9 +1022,11 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
             break
         if last != i and side == "before":
             break
-        gap = span.doc[spans[last].end:s.start]
+        if _opens_aside(span.doc[spans[last].end:s.start].text, span.doc[s.end:].text):
+            continue  # 'omalizumab 300 mg (next step; not started today)': the aside's own verb
+        gap = _outside_parentheses(span.doc[spans[last].end:s.start])
         if (side != "before" or _colon_between(gap)) and (
-                _only_dose_words(gap) or _INTERJECTION.match(gap.text)
+                _only_dose_words(gap) or _INTERJECTION.match("".join(t.text_with_ws for t in gap))
                 or side != "before" and 0 < len(gap) <= 3
                 and all(t.lower_ in _COPULA_GAP for t in gap)
                 or _ALL_BEFORE.search(span.doc.text, 0, s.start_char)):
@@ -959,7 +1099,7 @@ def _after_action(span: Any, after: tuple[Any, str], offset: int) -> Action | No
 _DOSE_WORD = re.compile(
     r"^(?:[\d.,/%-]+|mg|mcg|g|iu|units?|ml|tabs?|tablets?|caps?|capsules?|po|sl|sc|sq|subq|iv|"
     r"im|daily|bid|tid|qid|qd|qhs|qam|weekly|monthly|once|twice|a|day|week|month|x|by|mouth|"
-    r"oral|orally|every|q\d*\w*|h|hours?|weeks?|months?|days?|wk|wks|mo|w|d|at|night|bedtime|"
+    r"oral|orally|every|q\d*\w*|h|hours?|weeks?|months?|days?|wk|wks|mo|w|d|at|night|nightly|bedtime|"
     r"morning|evening|er|xr|sr|dr|la|ir|film|films|spray|nasal|sublingual|subcutaneous|"
     r"subcutaneously|intravenous|intravenously|with|food|tablet|dose|doses|hs|prn|the|new|"
     r"[:\-–—,()\[\]]|is|are|was|be|been|being|to|for|now|today|:|and|of|in|may|can|could|"
@@ -1028,7 +1168,7 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
     gap = span.doc[between[-1].end:span.start]
     return not gap.text.strip() or bool(_JOINER.match(gap.text.strip())) or (
         len(gap) <= 6 and any(t.lower_ in ("and", "or", ",", "/", "nor", "&") for t in gap)) or (
-        len(gap) <= 9 and bool(_ENDS_WITH_JOINER.search(gap.text)))
+        len(gap) <= 16 and bool(_ENDS_WITH_JOINER.search(gap.text)))
 
 
 _NAMES_MEMBER = re.compile(r"^\s*(?:with|using|via|in the form of|namely|specifically|:|-)\s*$",
@@ -1071,6 +1211,25 @@ _INTERJECTION = re.compile(r"^\s*,[^,;:]{0,70},\s*(?:\w+\s+){0,3}$")
 _ALL_BEFORE = re.compile(r"\b(?:all|both|each)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
+def _opens_aside(gap: str, rest: str) -> bool:
+    """Whether a verb sits in a parenthesis opened after the concept, with other words: an
+    aside of its own ('(next step; not started today)', '(ongoing opioid therapy)'); a
+    parenthesis that holds only the verb ('(excluded)') speaks of the concept."""
+    return gap.count("(") > gap.count(")") and (
+        bool(re.search(r"\w", gap[gap.rfind("(") + 1:])) or not rest.lstrip().startswith(")"))
+
+
+def _outside_parentheses(tokens: Any) -> list[Any]:
+    """The tokens not inside a parenthesis: 'naltrexone (PO or XR-IM) - contraindicated'."""
+    kept, depth = [], 0
+    for token in tokens:
+        opens, closes = token.text.count("("), token.text.count(")")
+        if not depth and not opens and not closes:
+            kept.append(token)
+        depth = max(depth + opens - closes, 0)
+    return kept
+
+
 def _only_dose_words(gap: Any) -> bool:
     return len(gap) <= 14 and all(_DOSE_WORD.match(t.text) or t.is_space for t in gap)
 
@@ -1100,6 +1259,8 @@ def _list_end(spans: list[Any], i: int) -> int:
                 gap.append(token)
             depth = max(depth, 0)
         words = [t.lower_ for t in gap if t.lower_ not in ("a", "an", "the")]
+        if depth > 0:
+            break  # 'zoledronic acid (excluded) (CrCl < 35)': the next concept is an aside's
         if not (len(gap) <= 4 and all(t.lower_ in _LIST_WORDS for t in gap)
                 or len(gap) <= 6 and words and words[0] == "with" and words[-1] in _LIST_WORDS):
             break  # 'EGD with duodenal biopsies and colonoscopy' is still a list
@@ -1121,6 +1282,25 @@ def _has_object(verb: Any, spans: list[Any]) -> bool:
     """Whether a concept follows the verb in its clause (then the verb is that concept's)."""
     sentence_end = verb.sent.end
     return any(verb.end <= s.start < sentence_end for s in spans)
+
+
+def _negates_earlier(cue: Cue, span: Any, spans: list[Any]) -> bool:
+    """Whether a negation before the concept belongs to an earlier concept: 'no alcohol on
+    metronidazole' (a preposition between them), 'serology is not a test of cure' (the
+    subject of 'is not')."""
+    if cue.start >= span.start_char:
+        return False
+    doc = span.doc
+    subject = [s for s in spans if s.end_char <= cue.start and s.sent == span.sent]
+    if subject and re.fullmatch(r"\s*(?:is|are|was|were)\s+not\s+(?:a|an|the)\s+",
+                                doc.text[subject[-1].end_char:span.start_char], re.IGNORECASE):
+        return True  # 'serology is not a test of cure': the subject is what is turned down
+    between = [s for s in spans
+               if cue.start + len(cue.text) <= s.start_char and s.end <= span.start]
+    if not between:
+        return False
+    words = [t.lower_ for t in doc[between[-1].end:span.start]]
+    return bool(words) and words[0] in ("on", "while", "during", "with", "from", "in")
 
 
 def _filter_barriers(text: str, offset: int, cues: tuple[Cue, ...], span: Any,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from physbench_gym.eval.calibrate import calibrate
-from physbench_gym.tasks.corpus import load_corpus
+from physbench_gym.eval.calibrate import calibrate, note_checkpoints
+from physbench_gym.tasks.corpus import SPLITS, load_corpus
 from physbench_gym.tasks.registry import task_ids
 
 BASELINE = json.loads((Path(__file__).parent / "calibration_baseline.json").read_text())
@@ -30,3 +30,12 @@ def test_misgraded_notes_match_the_baseline(task_id):
     assert misgraded == recorded, (
         f"newly misgraded: {sorted(misgraded - recorded)}; "
         f"now graded right: {sorted(recorded - misgraded)}")
+
+
+@pytest.mark.parametrize("task_id", TASKS)
+def test_every_wrong_note_targets_a_note_checkpoint(task_id):
+    graded = set(note_checkpoints(task_id))
+    for split in SPLITS:
+        corpus = load_corpus(task_id, split)
+        for note in corpus.notes if corpus else ():
+            assert note.kind == "correct" or note.target in graded, (split, note.id, note.target)

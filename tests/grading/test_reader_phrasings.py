@@ -23,6 +23,26 @@ NO_ASPIRIN_OR_EDOXABAN = {"note_never": {"concept": ["aspirin", "edoxaban"]}}
 NITROFURANTOIN_NOT_AVOIDED = {"note_never": {"concept": ["nitrofurantoin"],
                                              "action": ["avoid", "stop"],
                                              "allow_contingency": True}}
+SLEEP_TESTING = {"note_decision": {"concept": ["sleep_study"], "action": ["order"]}}
+DAPAGLIFLOZIN_10 = {"note_decision": {"concept": ["dapagliflozin"], "action": ["start"],
+                                      "dose": {"value": 10, "unit": "mg"}}}
+START_DAPAGLIFLOZIN = {"note_decision": {"concept": ["dapagliflozin"], "action": ["start"],
+                                         "deferral_contradicts": True}}
+CHA2DS2_VASC_0 = {"note_value": {"concept": ["cha2ds2_vasc"], "value": 0}}
+URINE_OSM_412 = {"note_value": {"concept": ["urine_osmolality"], "value": 412}}
+TSH_8_9 = {"note_value": {"concept": ["tsh"], "value": 8.9}}
+ACAMPROSATE_333_TID = {"note_decision": {"concept": ["acamprosate"], "action": ["start"],
+                                         "dose": {"value": 333, "unit": "mg"},
+                                         "every": {"min": 3, "max": 3}}}
+NO_NALTREXONE = {"note_never": {"concept": ["naltrexone"]}}
+START_STATIN = {"note_decision": {"concept": ["statin"], "action": ["start"],
+                                  "deferral_contradicts": True}}
+VENLAFAXINE_TO_75 = {"note_decision": {"concept": ["venlafaxine"], "action": ["decrease"],
+                                       "dose": {"value": 75, "unit": "mg"}}}
+NO_SULFONYLUREA = {"note_never": {"concept": ["sulfonylurea"], "allow_contingency": True}}
+NO_HYDROXYZINE = {"note_never": {"concept": ["first_gen_antihistamine"]}}
+START_FOSFOMYCIN = {"note_decision": {"concept": ["fosfomycin"], "action": ["start"],
+                                      "dose": {"value": 3, "unit": "g"}}}
 CRCL_TIED_TO_NITROFURANTOIN = {"note_finding": {"concept": ["crcl"], "near": ["nitrofurantoin"],
                                                 "topic": True}}
 
@@ -81,6 +101,54 @@ CRCL_TIED_TO_NITROFURANTOIN = {"note_finding": {"concept": ["crcl"], "near": ["n
                                   "nitrofurantoin is appropriate.", True),
     (CRCL_TIED_TO_NITROFURANTOIN, "CrCl is about 82 mL/min. The culture grew E. coli. "
                                   "Nitrofurantoin is appropriate.", False),
+    # a bulleted line is an item, never a heading
+    (SLEEP_TESTING, "Workup (orders placed):\n- Home sleep apnea testing\n- 48-hour Holter", True),
+    (SLEEP_TESTING, "Workup (orders placed):\n- 48-hour Holter", False),
+    # 'I've sent X' prescribes it
+    (DAPAGLIFLOZIN_10, "I've sent dapagliflozin 10 mg once daily to his pharmacy.", True),
+    (DAPAGLIFLOZIN_10, "I've sent you a message about dapagliflozin 5 mg once daily.", False),
+    # 'Total = 0' after a score's items speaks of the score
+    (CHA2DS2_VASC_0, "CHA2DS2-VASc, item by item:\n- CHF 0\n- HTN 0\n- Age 0\n\nTotal = 0.", True),
+    (CHA2DS2_VASC_0, "CHA2DS2-VASc, item by item:\n- CHF 0\n- HTN 1\n- Age 0\n\nTotal = 1.", False),
+    # a value in a unit only another test uses is not that test's ('412 mOsm/kg' glucose)
+    (URINE_OSM_412, "Glucose 96 mg/dL, a concentrated urine at 412 mOsm/kg.", True),
+    (URINE_OSM_412, "Glucose 96 mg/dL, a concentrated urine at 312 mOsm/kg.", False),
+    # a code is not a value
+    (TSH_8_9, "TSH 8.9 mIU/L (3/4/2026). [x] TSH (LOINC 3016-3) - recheck in 6 weeks.", True),
+    (TSH_8_9, "[x] TSH (LOINC 3016-3) - recheck in 6 weeks.", False),
+    # a pronoun after a date ('On 3/4/2026 it is 8.9') reports the test just named
+    (TSH_8_9, "Her TSH was 3.1 in 2025. On 3/4/2026 it is 8.9 mIU/L, with a free T4 of 0.9.", True),
+    (TSH_8_9, "Her TSH was 3.1 in 2025. On 3/4/2026 her free T4 is 0.9.", False),
+    # a threshold after the verb makes a rule, not a decision now
+    (ACAMPROSATE_333_TID, "Acamprosate 333 mg TID. It is contraindicated at CrCl <= 30.", True),
+    (ACAMPROSATE_333_TID, "Acamprosate 333 mg TID. It is contraindicated.", False),
+    # 'delayed-release' is part of the name, not 'delay'
+    (ACAMPROSATE_333_TID, "Start acamprosate delayed-release 333 mg PO three times daily.", True),
+    # an aside's own verb stays in the aside; a parenthesis that holds only the verb does not
+    (NO_NALTREXONE, "Naltrexone (ongoing opioid therapy) - contraindicated.", True),
+    (NO_NALTREXONE, "(excluded) naltrexone (PO or XR-IM) - contraindicated with oxycodone.", True),
+    (NO_NALTREXONE, "Naltrexone 50 mg (not started today) is an acceptable option.", False),
+    # a member turned down beside another member chosen is a choice within the class
+    (START_STATIN, "Start atorvastatin 20 mg daily. Not restarting simvastatin.", True),
+    (START_STATIN, "Hold off on atorvastatin for now. Not restarting simvastatin.", False),
+    # a sick-day hold is not a deferral; putting the drug off is
+    (START_DAPAGLIFLOZIN, "Start dapagliflozin 10 mg daily. Temporarily hold it during acute "
+                          "illness or 3 days before surgery.", True),
+    (START_DAPAGLIFLOZIN, "Temporarily hold off on dapagliflozin until the next visit.", False),
+    # a later taper step is not a contradiction of the first step
+    (VENLAFAXINE_TO_75, "Week 1-2: venlafaxine XR 75 mg daily.\nWeek 3-4: stop venlafaxine.", True),
+    (VENLAFAXINE_TO_75, "Stop venlafaxine today.", False),
+    # a cost or preference condition offers an alternative; a clinical trigger does not
+    (NO_SULFONYLUREA, "If dapagliflozin is unaffordable, glipizide 2.5 mg daily would be a "
+                      "reasonable alternative.", False),
+    (NO_SULFONYLUREA, "If the A1c rises above 10% despite two agents, glipizide 2.5 mg daily "
+                      "could be added.", True),
+    # 'd/c X -> Y' moves the patient to Y
+    (NO_HYDROXYZINE, "d/c diphenhydramine -> hydroxyzine 25 mg qHS instead.", False),
+    (NO_HYDROXYZINE, "d/c diphenhydramine -> no sedating antihistamine at night.", True),
+    # a line under 'Treatment options' weighs an option; it does not plan it
+    (START_FOSFOMYCIN, "Treatment options:\n- Fosfomycin 3 g PO once\n- Ertapenem IV", False),
+    (START_FOSFOMYCIN, "Plan:\n- Fosfomycin 3 g PO once", True),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
