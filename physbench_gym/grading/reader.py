@@ -239,27 +239,7 @@ def _read(text: str, today: date | None = None) -> Note:
             clause = dataclasses.replace(clause, past_dated=True)
         cues = [(at - start, category) for at, category in modifiers if start <= at < end]
         clause = dataclasses.replace(clause, cue_categories=frozenset(c for _, c in cues))
-        step = _STEP_LABEL.match(clause.text) or _STEP_IN_LABEL.search(_line_label(line.text))
-        later_from = next((m.start() for m in _LATER_STEP.finditer(clause.text)
-                           if float(m.group(1)) > 1), None)  # '... after step 2', 'at week 4'
-        if _LATER_OPENING.match(clause.text) or step and float(step.group(1)) > 1:
-            later_from = 0  # 'Then: stop venlafaxine', 'Week 3-4: stop venlafaxine'
-        if later_from is not None:
-            clause = dataclasses.replace(clause, mentions=tuple(
-                dataclasses.replace(m, statuses=m.statuses | {LATER})
-                if m.start >= later_from or _STEP_ROW.match(clause.text) else m
-                for m in clause.mentions))
-        preference = _NONCLINICAL_IF.search(clause.text)
-        if preference:  # 'if it is not covered, simvastatin 80 mg is an acceptable substitute'
-            comma = clause.text.find(",", preference.end())
-            clause = dataclasses.replace(clause, mentions=tuple(
-                _offered_on_preference(m, comma, start) if CONDITIONAL in m.statuses
-                and m.start > preference.start() else m for m in clause.mentions))
-        options = _OPTIONS_LIST.search(clause.text)
-        if options:  # 'options include stopping at 3 months, ..., or extended therapy'
-            clause = dataclasses.replace(clause, mentions=tuple(
-                dataclasses.replace(m, statuses=m.statuses | {POSSIBLE})
-                if m.start >= options.end() else m for m in clause.mentions))
+        clause = _clause_scopes(clause, line, start)
         conditions = [at for at, category in cues if category == CONDITIONAL]
         if clause.kind == "row" and conditions and not any(
                 a.start < min(conditions) for a in clause.actions):
@@ -300,12 +280,34 @@ _NONCLINICAL_IF = re.compile(
     r"afford\w*|too expensive|expensive|cost|costs|insurance|coverage|formulary|prior auth\w*|"
     r"copay\w*|prefers?|preference|rather|wants?|wish\w*|declines?|refuses?)\b",
     re.IGNORECASE)
-# A step of a schedule named by its number: 'Week 3-4:', 'Day 8 -', 'Step 2:'.
-_STEP_LABEL = re.compile(r"\s*(?:weeks?|wks?|days?|steps?|phase|months?)\s*#?(\d+)"
-                         r"(?:\s*[-–]\s*\d+)?"
-                         r"\s*(?:[:)\]-]|$)", re.IGNORECASE)
-_STEP_IN_LABEL = re.compile(r"\b(?:weeks?|wks?|days?|steps?|phase|months?)\s*#?(\d+)",
-                            re.IGNORECASE)  # 'Venlafaxine step 2: 37.5 mg daily'
+def _clause_scopes(clause: Clause, line: Line, offset: int) -> Clause:
+    """Statuses a whole clause, or the part of it after a phrase, gives its mentions: a later
+    step ('Then:', 'Week 3-4:', '... after step 2'), options weighed ('options include ...'),
+    an alternative offered on cost or preference ('if it is not covered, ...')."""
+    text = clause.text
+    step = _STEP_NUMBER.search(_line_label(line.text))  # 'Venlafaxine step 2: 37.5 mg'
+    later_from = next((m.start() for m in _LATER_STEP.finditer(text) if float(m.group(1)) > 1),
+                      None)  # '... after step 2', 'at week 4'
+    if _LATER_OPENING.match(text) or _STEP_ROW.match(text) or step and float(step.group(1)) > 1:
+        later_from = 0  # 'Then: stop venlafaxine', 'Stop venlafaxine: discontinue after step 2'
+    options = _OPTIONS_LIST.search(text)
+    preference = _NONCLINICAL_IF.search(text)
+    comma = text.find(",", preference.end()) if preference else -1
+    mentions = []
+    for m in clause.mentions:
+        if later_from is not None and m.start >= later_from:
+            m = dataclasses.replace(m, statuses=m.statuses | {LATER})
+        if options and m.start >= options.end():
+            m = dataclasses.replace(m, statuses=m.statuses | {POSSIBLE})
+        if preference and CONDITIONAL in m.statuses and m.start > preference.start():
+            m = _offered_on_preference(m, comma, offset)
+        mentions.append(m)
+    return dataclasses.replace(clause, mentions=tuple(mentions))
+
+
+# A step of a schedule named by its number in a line's label: 'Week 3-4:', 'Step 2:'.
+_STEP_NUMBER = re.compile(r"\b(?:weeks?|wks?|days?|steps?|phase|months?)\s*#?(\d+)",
+                          re.IGNORECASE)
 # A row or line that names its own later step ('Stop venlafaxine: discontinue after step 2').
 _STEP_ROW = re.compile(r"[^:]{0,40}:\s*\w+\s+(?:after|at|from)\s+(?:step|weeks?|phase)\s*#?\d",
                        re.IGNORECASE)
