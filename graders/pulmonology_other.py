@@ -113,6 +113,7 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                                 "contingency_after": {"min": 18, "max": 36, "unit": "mo"},
                                 "label": "surveillance not ended before 18-24 months"}},
                 {"note_never": {"concept": ["pet_ct"], "allow_contingency": True,
+                                "action": ["start", "order", "endorse", "allow", "implicit"],
                                 "label": "no PET/CT for a nodule of 8 mm or less"}}]}},
             plan_label="chest CT in 6-12 months, then 18-24 months",
             plan_sentence=("Repeat a non-contrast chest CT in 6-12 months, then again at 18-24 "

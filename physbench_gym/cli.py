@@ -211,7 +211,7 @@ def _run_export_sft(args: argparse.Namespace) -> int:
 
 
 def _add_task(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("task", help="work with one task: render its case")
+    p = sub.add_parser("task", help="work with one task: render its case, scaffold, check")
     task_sub = p.add_subparsers(dest="task_command", required=True)
     render = task_sub.add_parser(
         "render", help="print the case (brief, retrieved chart data, orders, checkpoints) "
@@ -220,6 +220,30 @@ def _add_task(sub: argparse._SubParsersAction) -> None:
     render.add_argument("--variant", default="canonical",
                         help="'canonical' (default) or a variant seed")
     render.set_defaults(func=_run_task_render)
+    new = task_sub.add_parser(
+        "new", help="write the scaffold of a new task (spec, note corpus, test); a catalog "
+        "topic's classification is filled in from the catalog")
+    new.add_argument("task_id")
+    new.add_argument("--group", default=None, help="specialty group (default: the catalog's)")
+    new.add_argument("--type", dest="task_type", default=None,
+                     help="task type (default: the catalog's)")
+    new.add_argument("--subtype", default=None, help="task subtype (default: the catalog's)")
+    new.add_argument("--tier", default=None, choices=("easy", "medium", "hard"),
+                     help="difficulty tier (default: the catalog's)")
+    new.add_argument("--specialty", default=None,
+                     help="consulting specialty (default: the group's main one)")
+    new.add_argument("--root", default=None,
+                     help="project folder holding task_specs/ and tests/ (default: this "
+                          "package's source checkout)")
+    new.set_defaults(func=_run_task_new)
+    check = task_sub.add_parser(
+        "check", help="run every gate a task must pass (spec, chart, codes, oracle, horizon, "
+        "adversaries, replay, note corpus, review), one PASS/FAIL/GAP line each")
+    check.add_argument("task_ids", nargs="*", help="task ids (or --all)")
+    check.add_argument("--all", action="store_true", help="every registered task")
+    check.add_argument("--gate", action="append", default=[],
+                       help="run only this gate (repeatable)")
+    check.set_defaults(func=_run_task_check)
 
 
 def _run_task_render(args: argparse.Namespace) -> int:
@@ -237,6 +261,54 @@ def _run_task_render(args: argparse.Namespace) -> int:
         print(f"physbench task render: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _run_task_new(args: argparse.Namespace) -> int:
+    from physbench_gym._resources import data_dir
+    from physbench_gym.errors import PhysBenchError
+    from physbench_gym.tasks.scaffold import new_task
+
+    try:
+        root = Path(args.root) if args.root else data_dir("task_specs").parent
+        written = new_task(args.task_id, root, group=args.group, task_type=args.task_type,
+                           subtype=args.subtype, tier=args.tier, specialty=args.specialty)
+    except PhysBenchError as error:
+        print(f"physbench task new: {error}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    print(f"next: fill in the TODOs (docs/authoring.md), then `physbench task check "
+          f"{args.task_id}`")
+    return 0
+
+
+def _run_task_check(args: argparse.Namespace) -> int:
+    from physbench_gym.errors import PhysBenchError
+    from physbench_gym.tasks.check import GATES, run_gate
+    from physbench_gym.tasks.registry import load_spec, task_ids
+
+    ids = task_ids() if args.all else args.task_ids
+    unknown_gates = [g for g in args.gate if g not in GATES]
+    if not ids or unknown_gates:
+        problem = (f"unknown gate(s) {', '.join(unknown_gates)}; gates: {', '.join(GATES)}"
+                   if unknown_gates else "give task ids or --all")
+        print(f"physbench task check: {problem}", file=sys.stderr)
+        return 2
+    failed = 0
+    for task_id in ids:
+        print(task_id)
+        try:
+            load_spec(task_id)
+        except PhysBenchError as error:
+            if "unknown task" in str(error):
+                print(f"physbench task check: {error}", file=sys.stderr)
+                return 2
+        for gate in args.gate or GATES:
+            result = run_gate(task_id, gate)
+            failed += result.status == "fail"
+            print(f"  {result.line()}", flush=True)
+    print(f"{failed} failing gate(s)" if failed else "every gate passes or is a listed gap")
+    return 1 if failed else 0
 
 
 def _add_calibrate(sub: argparse._SubParsersAction) -> None:

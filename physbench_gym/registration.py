@@ -33,8 +33,10 @@ def register_all() -> None:
     """Register the default variants and one id per task (``PhysicianBench/<task>-v0``)."""
     register_file(data_dir("envs") / "default.yaml")
     register_file(data_dir("envs") / "discrete.yaml")
-    for spec_path in sorted(data_dir("task_specs").glob("*/*.yaml")):
-        _register(f"{TASK_NAMESPACE}/{spec_path.stem}-v0", {"tasks": [spec_path.stem]})
+    from physbench_gym.tasks.registry import spec_paths
+
+    for task_id in spec_paths():
+        _register(f"{TASK_NAMESPACE}/{task_id}-v0", {"tasks": [task_id]})
 
 
 def _register(env_id: str, kwargs: dict[str, Any], entry_point: str = ENTRY_POINT) -> None:

@@ -19,7 +19,7 @@ from gymnasium import spaces
 from gymnasium.vector.utils import read_from_shared_memory
 from pydantic import ValidationError
 
-from physbench_gym.tools.base import Toolset, get_toolset
+from physbench_gym.tools.base import Toolset, get_toolset, load_json
 
 OBSERVATION_CHARSET = frozenset(string.printable)
 _CHARSET_BYTES = string.printable.encode("ascii")
@@ -110,10 +110,12 @@ def parse_action(action: Any) -> tuple[str, Any]:
         if len(action) > MAX_ACTION_CHARS:
             raise ActionError(f"action text is {len(action)} characters; limit {MAX_ACTION_CHARS}")
         try:
-            action = json.loads(action)
+            action = load_json(action)
         except json.JSONDecodeError as exc:
             raise ActionError(f"action is not JSON: {exc.msg} at position {exc.pos}. Send "
                               '{"tool": "<name>", "arguments": {...}}') from None
+        except ValueError as exc:
+            raise ActionError(f"action is not accepted: {exc}") from None
     if not isinstance(action, Mapping):
         function = getattr(action, "function", None)
         if function is not None and hasattr(function, "name"):

@@ -116,3 +116,42 @@ def test_observations_escape_what_the_space_cannot_hold_and_keep_the_rest(text):
     for char in "\x07\x00\x7f\x1b😀":
         if char in text:
             assert char not in observation and f"{ord(char):04x}" in observation
+
+
+def _nested(depth: int) -> dict:
+    value: dict = {}
+    for _ in range(depth):
+        value = {"x": value}
+    return value
+
+
+@pytest.mark.parametrize("action", [
+    "[" * 100_000 + "]" * 100_000,
+    json.dumps({"tool": "finish", "arguments": {"summary": "[" * 10}}).replace(
+        '"[[[[[[[[[["', "[" * 5_000 + "]" * 5_000),
+    {"tool": "fhir_patient_search_demographics", "arguments": _nested(5_000)},
+    {"tool": "fhir_patient_search_demographics",
+     "arguments": '{"family": ' + "[" * 100_000 + "]" * 100_000 + "}"},
+], ids=["action-text", "argument-in-action-text", "argument-object", "argument-text"])
+def test_deeply_nested_json_is_an_error_observation(action):
+    env = gym.make(f"PhysicianBench/{TASK}-v0")
+    env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(action)
+    assert obs.startswith("ERROR: ") and "deeper than 32 levels" in obs, obs[:200]
+    assert not terminated and not truncated
+    obs, *_ = env.step({"tool": "fhir_patient_search_demographics",
+                        "arguments": {"family": "Smith"}})
+    assert obs.startswith('{"resourceType":"Patient"')
+    env.close()
+
+
+def test_error_observations_carry_one_prefix():
+    env = gym.make(f"PhysicianBench/{TASK}-v0")
+    env.reset(seed=0)
+    for action in ({"tool": "fhir_medication_request_create", "arguments": {
+                        "patient": "nobody", "medication_code": "1", "dose_value": 1}},
+                   {"tool": "write_file", "arguments": {"file_path": "/etc/x", "content": "a"}},
+                   {"tool": "nonexistent", "arguments": {}}):
+        obs, *_ = env.step(action)
+        assert obs.startswith("ERROR: ") and "error:" not in obs[7:].lower()[:20], obs[:120]
+    env.close()

@@ -164,6 +164,14 @@ ALLOWANCES = [
      "Bupropion may be added as needed if energy stays low."),
     ("snri_to_ssri_titration", "another antidepressant",
      "Mirtazapine 15 mg at bedtime is a reasonable add-on if she prefers."),
+    ("thyroid_function_workup", "thyroid ultrasound",
+     "A baseline thyroid ultrasound is reasonable given her family history."),
+    ("thyroid_function_workup", "thyroid ultrasound",
+     "A thyroid ultrasound can be ordered if she would like reassurance."),
+    ("thyroid_function_workup", "liothyronine",
+     "Liothyronine 5 mcg daily may be added if she still feels tired."),
+    ("thyroid_function_workup", "liothyronine",
+     "Combination T4/T3 therapy is an acceptable alternative if she prefers."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
      "A PET/CT may be obtained if he prefers a faster answer."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
@@ -197,6 +205,7 @@ TURN_DOWNS = {
     "buprenorphine_initiation": "No methadone, naltrexone or full-agonist opioids.",
     "snri_to_ssri_titration": "Avoid tramadol and St John's wort during the overlap.",
     "incidental_pulmonary_findings": "No PET/CT for this nodule.",
+    "thyroid_function_workup": "No thyroid ultrasound or liothyronine is needed.",
 }
 
 # Allowances that pass every note checkpoint today, keyed by sentence. Causes, in short:
@@ -206,32 +215,17 @@ TURN_DOWNS = {
 # convenience clause ('if she prefers', 'if needed', 'after ...') for a clinical trigger.
 ORDER, COPULA = "order-only must-not (no note checkpoint)", "copular allowance not read"
 PREFERS = "allow_contingency accepts a preference clause as a trigger"
+LDCT = ("order-only: correct notes plan annual LDCT screening after the nodule follow-up, and "
+        "the note primitives cannot tell 'in place of the follow-up CT' from 'after it'")
 KNOWN_GAPS: dict[str, str] = {
-    "Moderate drinking on weekends is fine if he prefers.":
-        "'is fine' does not read as allowing alcohol",
     "Monthly denosumab 60 mg injections are an acceptable option if she prefers.":
         f"{ORDER}; verbless offer with a wrong schedule not flagged",
-    "Low-molecular-weight iron dextran is an acceptable alternative.": ORDER,
-    "Iron dextran 1000 mg IV may be used if he prefers a single infusion.": ORDER,
     "Aspirin 81 mg daily after apixaban is reasonable if he prefers.":
         f"{PREFERS} ('after apixaban' read as a temporary trigger)",
-    "Skin-prick testing to common foods is reasonable for reassurance.": COPULA,
-    "Omalizumab 300 mg every 4 weeks may be started now if she prefers.":
-        f"{ORDER}; hedged 'may be started now' passes the next-step check",
-    "Hydrochlorothiazide may be restarted if her blood pressure rises.": ORDER,
-    "Chlorthalidone is an acceptable option for her blood pressure.": ORDER,
-    "Oxycodone 5 mg may be used as needed for withdrawal symptoms.": ORDER,
-    "A short course of oxycodone-acetaminophen is an acceptable bridge if withdrawal is "
-    "severe.": ORDER,
-    "Bupropion may be added as needed if energy stays low.": ORDER,
-    "Mirtazapine 15 mg at bedtime is a reasonable add-on if she prefers.": ORDER,
-    "A PET/CT may be obtained if he prefers a faster answer.":
-        "PET/CT never-check uses the default actions, which omit 'order'",
-    "Further CT surveillance may be stopped if he prefers.": PREFERS,
     "If the 12-month CT is stable, no further imaging is needed.":
         "'no further imaging is needed' not read as ending surveillance at 12 months",
-    "An annual low-dose screening CT may replace the follow-up CT if he prefers.": ORDER,
-    "Low-dose screening CT is an acceptable alternative to the diagnostic follow-up CT.": ORDER,
+    "An annual low-dose screening CT may replace the follow-up CT if he prefers.": LDCT,
+    "Low-dose screening CT is an acceptable alternative to the diagnostic follow-up CT.": LDCT,
 }
 KNOWN_TURN_DOWN_GAPS: dict[str, str] = {}
 

@@ -41,6 +41,16 @@ class Concept:
     """Terms that carry their own plan verb ('restrict fluids' -> 'start' fluid restriction)."""
 
 
+def _concept_files() -> list[tuple[str, str]]:
+    """Each concept file with its default kind: the main files, then their supplements
+    (``tests.<topic>.yaml`` beside ``tests.yaml``, as a task's own words)."""
+    folder = resources.files(_DATA).joinpath("data", "lexicon")
+    names = sorted(entry.name for entry in folder.iterdir())
+    return [(name, kind) for main, kind in CONCEPT_FILES.items()
+            for name in [main] + [n for n in names if n.startswith(main.removesuffix("yaml"))
+                                  and n.endswith(".yaml") and n != main]]
+
+
 def _load(name: str) -> Any:
     text = resources.files(_DATA).joinpath("data", "lexicon", name).read_text(encoding="utf-8")
     return load_yaml(text)
@@ -50,8 +60,10 @@ def _load(name: str) -> Any:
 def concepts() -> dict[str, Concept]:
     """Every concept of the lexicon by id (tables plus the terminology's ingredients)."""
     found: dict[str, Concept] = {}
-    for file_name, default_kind in CONCEPT_FILES.items():
+    for file_name, default_kind in _concept_files():
         for concept_id, entry in (_load(file_name) or {}).items():
+            if concept_id in found:
+                raise ValueError(f"lexicon {file_name}: concept {concept_id!r} is defined twice")
             acting = {str(t).lower(): verb for verb, terms in (entry.get("acts") or {}).items()
                       for t in terms}
             found[concept_id] = Concept(

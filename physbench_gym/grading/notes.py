@@ -1104,6 +1104,11 @@ _NOT_NOW = re.compile(r"\b(?:today|now|yet|at this time|at this point|for now|at
                       r"currently|at this visit)\b", re.IGNORECASE)
 
 
+# An offer to start now, whatever the wish it is hedged on ('may be started now if she prefers').
+_STARTS_NOW = re.compile(r"\b(?:now|today|right away|immediately|straight away|at once|"
+                         r"instead of (?:up-?dosing|waiting))\b", re.IGNORECASE)
+
+
 @primitive("note_contingency", NoteContingencyArgs, {FILE})
 def note_contingency(ctx: GradingContext, args: NoteContingencyArgs) -> CheckpointResult:
     """The note names a next step for later (a plan with a trigger, 'next step'), without
@@ -1124,7 +1129,9 @@ def note_contingency(ctx: GradingContext, args: NoteContingencyArgs) -> Checkpoi
             if not _NOT_NOW.search(clause.text):  # 'not starting it today' defers it
                 problem = problem or f"rejects it: \"{clause.text[:90]}\""
             continue
-        if mention.decision in ("start", "resume") and not later and not mention.has(POSSIBLE):
+        if mention.decision in ("start", "resume", "endorse", "allow") and (
+                not later and not mention.has(POSSIBLE) or _STARTS_NOW.search(clause.text)
+                and not mention.has(CONDITIONAL, TEMPORARY, LATER)):
             problem = problem or f"starts it now: \"{clause.text[:90]}\""
             continue
         if args.dose is not None:

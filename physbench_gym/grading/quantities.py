@@ -397,8 +397,13 @@ _STARTED_ON = re.compile(r"\b(?:start|started|starting|begin|began|put|putting|i
 _ROLE_BEFORE = (
     ("from", re.compile(r"(?:\bfrom|\bcurrent(?:ly)?(?:\s+(?:on|dose|taking|at))?|\bon|\binstead of"
                         r"|\bwas|\bprevious(?:ly)?(?:\s+on)?|\bprior|\bbaseline|\bup from"
+
                         r"|\bdown from|\bold|\bexisting)\s*(?:dose\s+(?:of\s+)?)?"
                         r"(?:[a-z]+\s+){0,2}$", re.IGNORECASE)),
+    # The dose being replaced, right before its number: 'to replace the 20 mg tablet', 'd/c 20'.
+    ("from", re.compile(r"(?:\breplac(?:e|es|ed|ing)(?:\s+the)?|\bin place of(?:\s+the)?"
+                        r"|\bd/?c(?:'?d)?|\bdiscontinu(?:e|ed|ing)(?:\s+the)?)\s*$",
+                        re.IGNORECASE)),
     ("limit", re.compile(r"(?:\bmax(?:imum)?|\bup to|\bno more than|\bnot (?:to )?exceed"
                          r"|\bat most|\bceiling|\bcap(?:ped)? at|\blimit(?:ed)? to|\bthreshold"
                          r"|\bcut-?off|\bbelow|\babove|\bunder|\bover|\bexceeds?|\bless than"
@@ -452,7 +457,9 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
                 role = name
                 break
         if role == "from" and not quantity.unit and not re.search(
-                r"\bfrom\s*$", before, re.IGNORECASE):
+                r"\b(?:from|replac\w*(?:\s+the)?|in place of(?:\s+the)?|d/?c(?:'?d)?|discontinu\w*"
+                r"(?:\s+the)?)\s*$", before,
+                re.IGNORECASE):
             role = ""
         if role == "from" and _STARTED_ON.search(before):
             role = ""  # 'start him on apixaban 5 mg': the new dose, not the current one

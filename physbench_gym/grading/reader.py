@@ -252,6 +252,11 @@ def _read(text: str, today: date | None = None) -> Note:
         clause = _resolve_bare_value(clause, clauses[-12:])
         if index and units[index - 1][1] is line:
             clause = _resolve_pronoun(clause, clauses[-1])
+            if _OPENS_WITH_TRIGGER.match(clauses[-1].text) and _THEN_STEP.search(clause.text):
+                # 'If she becomes pregnant, call us; we will then check TSH every 4 weeks'
+                clause = dataclasses.replace(clause, mentions=tuple(
+                    dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
+                    for m in clause.mentions))
             lead = clauses[_line_start(units, index)]
             if len(lead.text.split()) <= 6 and lead.text.endswith((".", ":")) and not (
                     any(q.start > 3 for q in lead.quantities) or lead.actions):
@@ -633,8 +638,31 @@ def _concept_spans(pipeline: _Pipeline, doc: Any) -> list[Any]:
     from spacy.util import filter_spans
 
     spans = [Span(doc, start, end, label="CONCEPT")
-             for _, start, end in pipeline.concept_matcher(doc)]
-    return sorted(filter_spans(spans), key=lambda s: s.start)
+             for _, start, end in pipeline.concept_matcher(doc) if not _negative_prefix(doc, start)]
+    spans = sorted(filter_spans(spans), key=lambda s: s.start)
+    starts = {span.start for span in spans}
+    return [span for span in spans if not _verb_before_object(doc, span, starts)]
+
+
+_CHANGE_PARTICIPLES = frozenset({"increased", "decreased", "raised", "lowered", "reduced"})
+
+
+def _verb_before_object(doc: Any, span: Any, starts: set[int]) -> bool:
+    """'I have increased his atorvastatin': a participle that names a finding elsewhere
+    ('LDL increased') is here the verb of the concept after it."""
+    if len(span) != 1 or span[0].lower_ not in _CHANGE_PARTICIPLES:
+        return False
+    after = span.end
+    while after < len(doc) and doc[after].lower_ in ("his", "her", "their", "the", "a"):
+        after += 1
+    return after in starts and span.start > 0 and doc[span.start - 1].lower_ in (
+        "have", "has", "had", "i", "we", "was", "were", "been", "is", "are")
+
+
+def _negative_prefix(doc: Any, start: int) -> bool:
+    """'a non-fluoroquinolone agent': the word names what the thing is not."""
+    return start >= 2 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ and (
+        doc[start - 2].lower_ == "non") and not doc[start - 1].whitespace_
 
 
 def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tuple[Any, str, str]]:
@@ -647,6 +675,8 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
     for match_id, start, end in pipeline.verb_matcher(doc):
         if start and doc[start - 1].lower_ in _DEMONSTRATIVES:
             continue  # 'a message about this change', 'every Rx': a noun, not a verb
+        if start and doc[start - 1].lower_ in ("a", "an") and doc[start].lower_.endswith("ed"):
+            continue  # 'with a continued fall': an adjective
         if start > 1 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ or (
                 end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
                 and end + 1 < len(doc) and doc[end + 1].is_alpha):
@@ -722,10 +752,24 @@ _MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by
                         r"for|of|since|from|before|after)\s*-?\s*May\b")
 _OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
 _OPENS_WITH_IF = re.compile(r"\s*(?:if|when|whenever|should|unless|in case)\b", re.IGNORECASE)
+# A size or level that triggers what the clause names ('repair at >=5.5 cm', 'at 5.5 cm or
+# more', 'once it reaches 5.5 cm'); a plain 'at 12 months' or 'above 70' is no trigger.
+_THRESHOLD_AFTER = re.compile(
+    r"\b(?:(?:at|above|over)\s*(?:>=|≥|>|≧)\s*\d+(?:\.\d+)?(?!\s*(?:min|minutes?|h|hrs?|hours?|d|"
+    r"days?|wks?|weeks?|mo|months?|y|yrs?|years?)\b)|at\s+\d+(?:\.\d+)?\s*\w*\s+or\s+"
+    r"(?:more|larger|greater|above|bigger)|once\s+(?:it\s+)?(?:reaches|exceeds))\b", re.IGNORECASE)
+# A step that follows an opening condition: 'then ...', 'we will then ...'.
+_THEN_STEP = re.compile(r"\b(?:then|thereafter|after that)\b", re.IGNORECASE)
+_OPENS_WITH_TRIGGER = re.compile(r"\s*(?:if|when|whenever|should|unless|in case|once|as soon as|"
+                                 r"upon|on (?:a|her|his|their) (?:positive|first))\b",
+                                 re.IGNORECASE)
+# The consequence of an opening condition: the mention sits after the condition's comma.
+_CONSEQUENCE = re.compile(r"[^,;]{4,},\s", re.IGNORECASE)
 _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside: '(taper if needed)'
                           r"(?:if(?!\s+(?:(?:he|she|they|you|the patient|patient)\s+(?:would\s+)?"
                           r"(?:prefers?|wish(?:es)?|wants?|rather|likes?)|desired|preferred)\b)"
-                          r"|unless|in case|when(?!\s+(?:the|his|her)\s+(?:current\s+)?"
+                          r"|unless|in case|as soon as|once\s+(?:she|he|they|the patient)\b"
+                          r"|when(?!\s+(?:the|his|her)\s+(?:current\s+)?"
                           r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
                           re.IGNORECASE)
@@ -764,6 +808,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _adopt_orphans(mentions, found)
     mentions = _arrow_contingency(text, mentions, actions)
     mentions = _arrow_switch(text, mentions, actions)
+    mentions = _arrow_dose_change(text, mentions)
     if text.rstrip().endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     for m in mentions]
@@ -777,16 +822,40 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                   tuple(mentions), found, tuple(q_status), actions, past_dated)
 
 
+_SWITCH_ARROW = re.compile(r"(?<![\d%)]) -> (?!\d)")  # not a trend '(130 -> 128)'
+
+
 def _arrow_switch(text: str, mentions: list[Mention],
                   actions: tuple[Action, ...]) -> list[Mention]:
     """'d/c diphenhydramine -> hydroxyzine 25 mg qHS': a drug after the arrow of a stop or a
     switch is what the patient moves to."""
-    arrow = text.find(" -> ")
+    found = _SWITCH_ARROW.search(text)
+    arrow = found.start() if found else -1
     if arrow < 0 or not any(a.kind in ("stop", "switch") and a.start < arrow for a in actions):
         return mentions
     return [dataclasses.replace(m, action=Action("start", "->", arrow), deciding=True)
             if m.start > arrow and m.group == "drug" and m.action is None and not m.negated
             and CONDITIONAL not in m.statuses else m for m in mentions]
+
+
+def _arrow_dose_change(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'atorva 20 -> 80 mg qd': a verbless dose change of one drug is an increase or a
+    decrease."""
+    changed = []
+    for m in mentions:
+        if m.action is None and not m.negated and m.group == "drug":
+            pairs = [(a, b) for a, b in zip(m.quantities, m.quantities[1:], strict=False)
+                     if _DOSE_ARROW.fullmatch(text[a.end:b.start]) and b.unit
+                     and a.unit in ("", b.unit) and a.value != b.value]
+            if pairs:
+                old, new = pairs[0]
+                kind = "increase" if new.value > old.value else "decrease"
+                m = dataclasses.replace(m, action=Action(kind, "->", old.end), deciding=True)
+        changed.append(m)
+    return changed
+
+
+_DOSE_ARROW = re.compile(r"\s*(?:mg|mcg|g|units?)?\s*(?:->|to)\s*", re.IGNORECASE)
 
 
 def _adopt_orphans(mentions: list[Mention], found: tuple[Quantity, ...]) -> list[Mention]:
@@ -925,9 +994,15 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     concept_ids = frozenset().union(*(lexicon.ancestors(c) for c in _span_concepts(span)))
     attached = tuple(q for q in attached if lexicon.unit_fits(q.unit, concept_ids))
     status = _status_of(cues, line, action, text, later, _span_group(span) == "finding")
+    if FAMILY in status and action is not None and _span_group(span) != "finding" and all(
+            c.start > action.start + offset for c in cues if c.category == FAMILY):
+        status = status - {FAMILY}  # 'ultrasound ordered to reassure her mother': her own test
     if (action is None or action.start < begin) and _TRAILING_IF.match(text, end):
         status = status | {CONDITIONAL}  # 'hold metformin if vomiting', 'CT if no response'
-    if LATER in status and _OPENS_WITH_IF.match(text) or _OPENS_WITH_THRESHOLD.match(text):
+    if _THRESHOLD_AFTER.search(text, end):
+        status = status | {CONDITIONAL}  # 'repair is recommended at >= 5.5 cm': a trigger
+    if (LATER in status or _CONSEQUENCE.match(text, 0, begin)) and _OPENS_WITH_IF.match(
+            text) or _OPENS_WITH_THRESHOLD.match(text):
         status = status | {CONDITIONAL}  # 'if Hb has not normalized, then proceed to EGD',
         # '...; below 30, stop metformin'
     if action is not None and _PAST_FORM.search(action.text) and (past_dated or any(
@@ -985,6 +1060,9 @@ def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
             finding and all(c.text.lower() == "had" for c in past) or _NOW.search(text)):
         status.discard(HISTORICAL)
     deciding = any(a is not None and _present(a) for a in (action, *later))
+    if past and all(c.text.lower() == "baseline" for c in past) and (
+            deciding or line.section == "plan"):
+        status.discard(HISTORICAL)  # 'baseline thyroid ultrasound (ordered)': a new test
     if line.section in PAST_SECTIONS and not deciding:
         status.add(HISTORICAL)
     if line.section == "options" and not deciding:
@@ -1031,6 +1109,8 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
                 _only_dose_words(gap) or _INTERJECTION.match("".join(t.text_with_ws for t in gap))
                 or side != "before" and 0 < len(gap) <= 3
                 and all(t.lower_ in _COPULA_GAP for t in gap)
+                or side != "before" and _SUBJECT_MODIFIER.fullmatch(
+                    "".join(t.text_with_ws for t in gap).strip())
                 or _ALL_BEFORE.search(span.doc.text, 0, s.start_char)):
             after = (s, kind)
         break
@@ -1066,6 +1146,9 @@ _COPULA_GAP = frozenset({"is", "are", "was", "has", "have", "had", "been", "be",
                          "therefore", "thus", "also", "clearly", "now",
                          "still", "currently", "absolutely", "relatively", "generally", "so",
                          "definitely", "strictly", "both", "all"})
+# 'Skin-prick testing to common foods is reasonable': a short phrase that narrows the subject.
+_SUBJECT_MODIFIER = re.compile(r"(?:to|for|of|against|in|on|from)\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)"
+                               r"{0,2}", re.IGNORECASE)
 _MODALS = frozenset({"can", "could", "may", "might", "should", "will", "would", "must", "to",
                      "be", "is", "are", "then", "also", "still", "now"})
 
@@ -1264,7 +1347,8 @@ def _list_end(spans: list[Any], i: int) -> int:
         if depth > 0:
             break  # 'zoledronic acid (excluded) (CrCl < 35)': the next concept is an aside's
         if not (len(gap) <= 4 and all(t.lower_ in _LIST_WORDS for t in gap)
-                or len(gap) <= 6 and words and words[0] == "with" and words[-1] in _LIST_WORDS):
+                or len(gap) <= 6 and words and words[0] == "with" and words[-1] in _LIST_WORDS
+                or words == ["with"]):  # 'celecoxib with a PPI may be used': one subject
             break  # 'EGD with duodenal biopsies and colonoscopy' is still a list
         last += 1
     return last

@@ -12,14 +12,15 @@ import hashlib
 import os
 import warnings
 from functools import cache, lru_cache
+from pathlib import Path
 
-from physbench_gym._resources import data_dir
 from physbench_gym.errors import TaskSpecError
 from physbench_gym.fhir.store import BaseStore
+from physbench_gym.synth import terminology as term
 from physbench_gym.synth.chart import generate_chart
 from physbench_gym.synth.population import build_base_store
 from physbench_gym.synth.story import StoryError
-from physbench_gym.tasks.registry import get_instance, task_ids
+from physbench_gym.tasks.registry import get_instance, spec_paths, task_ids
 from physbench_gym.tasks.variants import TaskInstance
 
 DEFAULT_BACKGROUND_PATIENTS = int(os.environ.get("PHYSBENCH_BACKGROUND_PATIENTS", "500"))
@@ -73,12 +74,17 @@ def base_store(background_patients: int = DEFAULT_BACKGROUND_PATIENTS) -> BaseSt
 
 
 def _tasks_fingerprint() -> str:
-    """A digest of every task spec and grader file, which the canonical charts derive from."""
+    """A digest of every task spec, grader file and terminology table the canonical charts
+    derive from (those of ``$PHYSBENCH_TASK_SPECS`` too, so a task being written rebuilds)."""
+    from physbench_gym.tasks.graders import grader_roots
+
+    files = [*spec_paths().values(),
+             *(path for root in grader_roots() for path in sorted(root.glob("*.py"))),
+             *sorted(Path(term.__file__).with_name("data").glob("*.tsv"))]
     digest = hashlib.sha256()
-    for folder, pattern in (("task_specs", "*/*.yaml"), ("graders", "*.py")):
-        for path in sorted(data_dir(folder).glob(pattern)):
-            digest.update(f"{folder}/{path.relative_to(data_dir(folder))}\0".encode())
-            digest.update(path.read_bytes())
+    for path in files:
+        digest.update(f"{path.name}\0".encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

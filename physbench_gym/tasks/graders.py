@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -33,22 +34,37 @@ def load_function(reference: str, where: str = "grader") -> Callable[..., Any]:
 GRADERS_PACKAGE = "physbench_graders"
 
 
+def grader_roots() -> tuple[Path, ...]:
+    """The package's graders folder, then the ``graders/`` beside each extra spec folder of
+    ``$PHYSBENCH_TASK_SPECS`` (tasks kept outside the package bring their own code; a file
+    name the package already uses is shadowed by the package's)."""
+    from physbench_gym.tasks.registry import SPEC_ROOTS_VARIABLE
+
+    extra = [Path(folder).resolve().parent / "graders"
+             for folder in os.environ.get(SPEC_ROOTS_VARIABLE, "").split(os.pathsep) if folder]
+    return (data_dir("graders").resolve(), *(root for root in extra if root.is_dir()))
+
+
 @cache
 def _load_grader_module(relative: str) -> Any:
-    root = data_dir("graders").resolve()
-    path = (root / relative).resolve()
-    if root not in path.parents or not path.is_file() or path.suffix != ".py":
+    roots = grader_roots()
+    for root in roots:
+        path = (root / relative).resolve()
+        if root in path.parents and path.is_file() and path.suffix == ".py":
+            break
+    else:
         raise TaskSpecError(f"grader module not found: graders/{relative}")
-    _graders_package(root)
+    _graders_package(roots)
     dotted = ".".join(path.relative_to(root).with_suffix("").parts)
     return importlib.import_module(f"{GRADERS_PACKAGE}.{dotted}")
 
 
 @cache
-def _graders_package(root: Path) -> None:
-    """Register the graders folder as the package ``physbench_graders``."""
+def _graders_package(roots: tuple[Path, ...]) -> None:
+    """Register the graders folders as the package ``physbench_graders``."""
     spec = importlib.util.spec_from_file_location(
-        GRADERS_PACKAGE, root / "__init__.py", submodule_search_locations=[str(root)])
+        GRADERS_PACKAGE, roots[0] / "__init__.py",
+        submodule_search_locations=[str(root) for root in roots])
     assert spec is not None and spec.loader is not None
     package = importlib.util.module_from_spec(spec)
     sys.modules[GRADERS_PACKAGE] = package

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -14,12 +15,24 @@ from physbench_gym.errors import TaskSpecError, UnknownTaskError
 from physbench_gym.tasks.spec import TaskSpec
 from physbench_gym.tasks.variants import TaskInstance, instantiate
 
+SPEC_ROOTS_VARIABLE = "PHYSBENCH_TASK_SPECS"
+
 
 @cache
 def spec_paths() -> dict[str, Path]:
-    """Task id -> spec file, for every ``task_specs/<group>/<task_id>.yaml``."""
-    paths = sorted(data_dir("task_specs").glob("*/*.yaml"))
-    return {path.stem: path for path in paths}
+    """Task id -> spec file, for every ``task_specs/<group>/<task_id>.yaml`` of the package
+    and of the folders in ``$PHYSBENCH_TASK_SPECS`` (``os.pathsep``-separated; tasks kept
+    outside the package, e.g. while they are being written)."""
+    roots = [data_dir("task_specs")] + [
+        Path(folder) for folder in os.environ.get(SPEC_ROOTS_VARIABLE, "").split(os.pathsep)
+        if folder]
+    paths: dict[str, Path] = {}
+    for root in roots:
+        for path in sorted(root.glob("*/*.yaml")):
+            if path.stem in paths:
+                raise TaskSpecError(f"{path}: task {path.stem!r} is also {paths[path.stem]}")
+            paths[path.stem] = path
+    return dict(sorted(paths.items()))
 
 
 def task_ids() -> list[str]:

@@ -168,6 +168,9 @@ class TaskSpec(_Strict):
     oracle: Oracle = Field(description="The reference solution, with placeholders.")
     references: list[Reference] = Field(
         min_length=1, description="A source for every expected value, dose, threshold, code.")
+    known_gaps: dict[str, str] = Field(
+        default_factory=dict, description="Rules of `physbench task check` the task does not "
+        "meet yet: gate or 'gate:part' -> the reason. Reported as gaps, not failures.")
 
     @model_validator(mode="after")
     def _unique_checkpoint_ids(self) -> TaskSpec:

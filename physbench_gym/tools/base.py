@@ -191,15 +191,15 @@ def _execute(found: Tool, args: BaseModel, parsed: JsonDict, ctx: ToolContext) -
     try:
         output = found.run(args, ctx)
     except FhirTransportError as exc:
-        return _failure(found.name, parsed, f"Error: the EHR could not be reached: {exc}")
+        return _failure(found.name, parsed, f"the EHR could not be reached: {exc}")
     except FhirError as exc:
         reason = outcome_text(exc.outcome) if exc.outcome else str(exc)
-        text = f"Error: the EHR answered HTTP {exc.status}: {reason}"
+        text = f"the EHR answered HTTP {exc.status}: {reason}"
         return _failure(found.name, parsed, text, exc.status)
     except ToolError as exc:
-        return _failure(found.name, parsed, f"Error: {exc}", exc.status)
+        return _failure(found.name, parsed, str(exc), exc.status)
     except ValueError as exc:
-        return _failure(found.name, parsed, f"Error: {exc}")
+        return _failure(found.name, parsed, str(exc))
     return ToolResult(ok=True, text=output.text, tool=found.name, arguments=parsed,
                       status=output.status, returned=output.returned, written=output.written,
                       files=output.files, terminal=output.terminal, stored=output.stored)
@@ -208,6 +208,38 @@ def _execute(found: Tool, args: BaseModel, parsed: JsonDict, ctx: ToolContext) -
 def _failure(name: str, arguments: JsonDict, text: str, status: int | None = None) -> ToolResult:
     return ToolResult(ok=False, text=text, tool=name, arguments=arguments, status=status,
                       error=text)
+
+
+MAX_JSON_DEPTH = 32
+"""Deepest nesting of lists and objects accepted in an action or its arguments."""
+
+
+def nested_too_deep(value: object, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether lists/dicts nest deeper than ``limit`` (checked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(
+            item, (list, tuple)) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def load_json(text: str) -> Any:
+    """Parse JSON text an agent sent; ValueError with the reason when it is not JSON or nests
+    deeper than ``MAX_JSON_DEPTH`` (the decoder itself would exhaust the stack)."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        value = None
+    else:
+        if not nested_too_deep(value):
+            return value
+    raise ValueError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
 
 
 def parse_arguments(arguments: object) -> JsonDict:
@@ -222,11 +254,13 @@ def parse_arguments(arguments: object) -> JsonDict:
         if not arguments.strip():
             return {}
         try:
-            arguments = json.loads(arguments)
-        except (ValueError, RecursionError) as exc:
+            arguments = load_json(arguments)
+        except ValueError as exc:
             raise ToolError(f"Arguments are not valid JSON: {str(exc)[:200]}") from None
     if not isinstance(arguments, dict):
         raise ToolError(f"Arguments must be a JSON object, not {type(arguments).__name__}.")
+    if nested_too_deep(arguments):
+        raise ToolError(f"Arguments nest deeper than {MAX_JSON_DEPTH} levels.")
     if not all(isinstance(key, str) for key in arguments):
         raise ToolError("Argument names must be strings.")
     return dict(arguments)

@@ -236,8 +236,8 @@ def test_minimal_labs_without_extensive_workup():
     assert not run_actions(TASK, [cbc])["minimal_labs_ordered"]
     cbc_no_diff = _lab("58410-2", "CBC panel - Blood by Automated count")
     assert not run_actions(TASK, [cbc_no_diff, crp])["minimal_labs_ordered"]
-    hs_crp = _lab("30522-7", "hs-CRP")
-    assert not run_actions(TASK, [cbc, hs_crp])["minimal_labs_ordered"]
+    hs_crp = _lab("30522-7", "hs-CRP")  # a CRP measured by the high-sensitivity method
+    assert run_actions(TASK, [cbc, hs_crp])["minimal_labs_ordered"]
     allergen = _lab("86003", "Allergen specific IgE, food panel", "cpt")
     assert not run_actions(TASK, [cbc, crp, allergen])["minimal_labs_ordered"]
     imaging = {"tool": ORDER, "arguments": {"patient": "{patient_id}", "code": "71046",
