@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA_FOLDERS = {"envs": ("*.yaml",), "task_specs": ("*.yaml",), "graders": ("*.py",)}
+DATA_FOLDERS = {"envs": ("*.yaml",), "task_specs": ("*.yaml", "*.md"), "graders": ("*.py",)}
 SKIPPED = shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "build", "dist", ".ci-venv",
                                  ".venv", "runs", ".pytest_cache", ".ruff_cache", ".hypothesis")
 
@@ -87,7 +87,8 @@ def test_wheel_carries_data_folders(source: Path, wheel_names: set[str], folder:
 
 def test_wheel_carries_package_data_tables(source: Path, wheel_names: set[str]) -> None:
     package = source / "physbench_gym"
-    expected = {f"physbench_gym/{name}" for name in _files(package, ("*.tsv", "*.csv", "*.json"))}
+    expected = {f"physbench_gym/{name}"
+                for name in _files(package, ("*.tsv", "*.csv", "*.json", "*.tmpl"))}
     if not expected:
         pytest.skip("the package holds no data tables yet")
     assert expected <= wheel_names, f"missing: {sorted(expected - wheel_names)[:10]}"
