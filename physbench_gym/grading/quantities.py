@@ -206,6 +206,8 @@ _SINCE_MONTH_DAY = re.compile(r"\b(?:since|on|from|until|dated|as of)\s+(?P<m>1[
 _CITED_YEAR = re.compile(r"\b(?:Fleischner|USPSTF|ACG|AGA|AASLD|KDIGO|ADA|ACC|AHA|ESC|IDSA|"
                          r"ASH|CHEST|"
                          r"ATS|NCCN|NICE|EAACI|GINA|GOLD|ESH|ACR|ACOG|AACE|Endocrine Society|"
+                         r"SVS|ESVS|ATA|ETA|ACP|ACS|AAFP|AAN|APA|ASAM|SAMHSA|CDC|WHO|FDA|BSH|"
+                         r"BTS|ERS|EASL|ESMO|ASCO|AUA|EAU|AAP|NAMS|ISTH|KDOQI|ASGE|BSG|NLA|"
                          r"[A-Z]{2,}(?:/[A-Z]{2,})+)[ ,]+(?:19|20)\d\d\b|"
                          r"\b(?:19|20)\d\d\s+(?:[A-Z]{2,}[\w/-]*\s+)?"
                          r"(?:guidelines?|criteria|recommendations?|update|statement|consensus|"

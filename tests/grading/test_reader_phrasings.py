@@ -45,6 +45,21 @@ START_FOSFOMYCIN = {"note_decision": {"concept": ["fosfomycin"], "action": ["sta
                                       "dose": {"value": 3, "unit": "g"}}}
 CRCL_TIED_TO_NITROFURANTOIN = {"note_finding": {"concept": ["crcl"], "near": ["nitrofurantoin"],
                                                 "topic": True}}
+ATORVASTATIN_80 = {"note_decision": {"concept": ["atorvastatin"], "action": ["increase", "start"],
+                                     "dose": {"min": 40, "max": 80, "unit": "mg"}}}
+NO_NSAID = {"note_never": {"concept": ["nsaid"]}}
+NO_FLUOROQUINOLONE = {"note_never": {"concept": ["fluoroquinolone"]}}
+NO_THIAZIDE = {"note_never": {"concept": ["thiazide"]}}
+NO_BUPROPION_BUT_LATER = {"note_never": {"concept": ["bupropion"], "allow_contingency": True,
+                                         "contingency_on": ["sertraline"]}}
+REPEAT_TSH_4_10_WK = {"note_decision": {"concept": ["tsh"], "action": ["order"],
+                                        "timing": {"min": 4, "max": 10, "unit": "wk"}}}
+START_LEVOTHYROXINE_NOW = {"note_decision": {"concept": ["levothyroxine"], "action": ["start"],
+                                             "deferral_contradicts": True}}
+AORTIC_US_IN_12_MO = {"note_decision": {"concept": ["aaa_ultrasound"], "action": ["order"],
+                                        "timing": {"min": 6, "max": 12, "unit": "mo"}}}
+LIPID_PANEL_IN_6_WK = {"note_decision": {"concept": ["lipid_panel"], "action": ["order"],
+                                         "timing": {"min": 4, "max": 12, "unit": "wk"}}}
 
 
 @pytest.mark.parametrize(("spec", "note", "passed"), [
@@ -149,6 +164,41 @@ CRCL_TIED_TO_NITROFURANTOIN = {"note_finding": {"concept": ["crcl"], "near": ["n
     # a line under 'Treatment options' weighs an option; it does not plan it
     (START_FOSFOMYCIN, "Treatment options:\n- Fosfomycin 3 g PO once\n- Ertapenem IV", False),
     (START_FOSFOMYCIN, "Plan:\n- Fosfomycin 3 g PO once", True),
+    # a verbless dose change, a replaced dose and a participle verb
+    (ATORVASTATIN_80, "Plan:\n- Statin: atorva 20 -> 80 mg qd.", True),
+    (ATORVASTATIN_80, "Plan:\n- Statin: atorva 80 -> 20 mg qd.", False),
+    (ATORVASTATIN_80, "I have sent atorvastatin 80 mg daily to replace the 20 mg tablet.", True),
+    (ATORVASTATIN_80, "I have sent atorvastatin 80 mg daily along with the 20 mg tablet.", False),
+    (ATORVASTATIN_80, "I have increased his atorvastatin to 80 mg daily.", True),
+    (ATORVASTATIN_80, "I have increased his atorvastatin to 20 mg daily.", False),
+    # a drug joined by 'with' shares the verb after it
+    (NO_NSAID, "Celecoxib with a PPI may be used if essential.", False),
+    (NO_NSAID, "Avoid NSAIDs, including celecoxib, even with a PPI.", True),
+    # 'non-X' names what it is not
+    (NO_FLUOROQUINOLONE, "Urology can use a non-fluoroquinolone agent instead.", True),
+    (NO_FLUOROQUINOLONE, "Urology can use a fluoroquinolone agent instead.", False),
+    # a trend arrow is no switch; 'a continued fall' is no verb
+    (NO_THIAZIDE, "Hydrochlorothiazide was stopped in April and the sodium kept falling "
+                  "(130 -> 128 -> 126), so the thiazide is not the cause.", True),
+    (NO_THIAZIDE, "Hydrochlorothiazide may be restarted for her blood pressure.", False),
+    # the consequence of an opening condition is conditional
+    (NO_BUPROPION_BUT_LATER, "If she fails sertraline at full dose, bupropion augmentation "
+                             "could be considered.", True),
+    (NO_BUPROPION_BUT_LATER, "Bupropion augmentation could be considered now.", False),
+    # a step after a trigger clause belongs to the trigger
+    (REPEAT_TSH_4_10_WK, "Plan: Repeat TSH in 6 months. If she becomes pregnant, call us; we "
+                         "will then check TSH every 4 weeks.", False),
+    (REPEAT_TSH_4_10_WK, "Plan: Repeat TSH in 6 weeks. If she becomes pregnant, call us; we "
+                         "will then check TSH every 4 weeks.", True),
+    # 'as soon as' defers the start
+    (START_LEVOTHYROXINE_NOW, "Start levothyroxine 50 mcg daily as soon as she has a positive "
+                              "pregnancy test.", False),
+    (START_LEVOTHYROXINE_NOW, "Start levothyroxine 50 mcg daily now.", True),
+    # a guideline cited with its year does not date the plan
+    (LIPID_PANEL_IN_6_WK, "Plan: repeat lipid panel in 6 weeks (ACC/AHA 2018).", True),
+    (LIPID_PANEL_IN_6_WK, "Plan: repeat lipid panel in 6 months (ACC/AHA 2018).", False),
+    (AORTIC_US_IN_12_MO, "Plan: aortic duplex ultrasound in 12 months (SVS 2018).", True),
+    (AORTIC_US_IN_12_MO, "Plan: aortic duplex ultrasound in 3 years (SVS 2018).", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
