@@ -760,9 +760,10 @@ _THRESHOLD_AFTER = re.compile(
     r"(?:more|larger|greater|above|bigger)|once\s+(?:it\s+)?(?:reaches|exceeds))\b", re.IGNORECASE)
 # A step that follows an opening condition: 'then ...', 'we will then ...'.
 _THEN_STEP = re.compile(r"\b(?:then|thereafter|after that)\b", re.IGNORECASE)
-_OPENS_WITH_TRIGGER = re.compile(r"\s*(?:if|when|whenever|should|unless|in case|once|as soon as|"
-                                 r"upon|on (?:a|her|his|their) (?:positive|first))\b",
-                                 re.IGNORECASE)
+# An opening condition, or an event a later step waits for ('once she ...', 'on a positive test');
+# 'once' alone does not make a plan line conditional ('once the course is done, stop the PPI').
+_OPENS_WITH_TRIGGER = re.compile(_OPENS_WITH_IF.pattern + r"|\s*(?:once|as soon as|upon|"
+                                 r"on (?:a|her|his|their) (?:positive|first))\b", re.IGNORECASE)
 # The consequence of an opening condition: the mention sits after the condition's comma.
 _CONSEQUENCE = re.compile(r"[^,;]{4,},\s", re.IGNORECASE)
 _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside: '(taper if needed)'
