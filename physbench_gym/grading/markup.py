@@ -15,6 +15,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from text_to_num import alpha2digit
+
 from physbench_gym.grading.lexicon import section_of
 
 _UNICODE = {
@@ -48,7 +50,7 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|->|=>|[•▪◦➤►]|\d{1,2}[.)]|[a-z][.)]|\[[ xX]\])\s+")
 _RULE = re.compile(r"^\s*(?:[-*_=]\s*){3,}$")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z/&()' -]{0,40}?)\s*:\s*(.*)$")
+_LABEL = re.compile(r"^\s*((?:\d+[-/]?(?=[A-Za-z]))?[A-Za-z][A-Za-z0-9/&()' -]{0,40}?)\s*:\s*(.*)$")
 _DATE = re.compile(r"\b(?:19|20)\d\d(?:-\d\d(?:-\d\d)?)?\b|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b")
 
 
@@ -100,6 +102,44 @@ _HIGH_LOW = ((re.compile(r"\u2191(?=\s*\d)"), " increase "),
              (re.compile(r"\u2191"), " increase "), (re.compile(r"\u2193"), " decrease "))
 
 
+_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+          "eighteen", "nineteen")
+_TWO_DIGITS = rf"(?:{'|'.join(_TEENS)}|(?:{'|'.join(_TENS)})(?:[ -](?:{'|'.join(_UNITS)}))?)"
+# Spoken shapes the number library reads as two numbers: 'twenty twenty six' (a year) and
+# 'one forty four' (a lab value said as 'one-forty-four').
+_SPOKEN_PAIR = re.compile(rf"(?<![\w-])(nineteen|twenty|{'|'.join(_UNITS)})[ -]({_TWO_DIGITS})"
+                          r"(?![\w-]| (?:hundred|thousand|point)\b)", re.IGNORECASE)
+_POINT_ONLY = re.compile(r"(?<![\w.])point (\d+)\b", re.IGNORECASE)
+_HALVES = {"one": "1", "two": "2"}
+_AND_A_HALF = re.compile(r"(?<![\d.])\b(\d+|one|two) and a half\b", re.IGNORECASE)
+
+
+def _two_digits(words: str) -> int:
+    words = words.lower().replace("-", " ").split()
+    if words[0] in _TEENS:
+        return 10 + _TEENS.index(words[0])
+    return 10 * (_TENS.index(words[0]) + 2) + (_UNITS.index(words[1]) + 1 if len(words) > 1 else 0)
+
+
+def _spoken_pair(match: re.Match[str]) -> str:
+    head, tail = match.group(1).lower(), _two_digits(match.group(2))
+    if head in ("nineteen", "twenty"):
+        return str((19 if head == "nineteen" else 20) * 100 + tail)
+    return str((_UNITS.index(head) + 1) * 100 + tail)
+
+
+def spoken_numbers(text: str) -> str:
+    """Numbers in words to digits, as dictated notes write them ('eighty eight micrograms',
+    'one point four nine', 'twenty twenty six', 'one forty four'); 'one' and 'two' standing
+    alone stay words ('one of', 'no one'), which the quantity reader handles itself."""
+    text = _SPOKEN_PAIR.sub(_spoken_pair, text)
+    text = alpha2digit(text, "en")
+    text = _POINT_ONLY.sub(r"0.\1", text)
+    return _AND_A_HALF.sub(lambda m: f"{_HALVES.get(m.group(1).lower(), m.group(1))}.5", text)
+
+
 def normalize_characters(text: str) -> str:
     """Unicode and typography to plain ASCII-like text that keeps every clinical sign; an
     arrow after a value flags it ('8.9 ↑' -> '8.9 (high)'), before a drug changes it."""
@@ -117,7 +157,7 @@ def normalize_characters(text: str) -> str:
     text = _GLUED_EQUALS.sub(" = ", text)
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
-    return expand_intervals(text.replace("\t", " ").replace("\r", ""))
+    return expand_intervals(spoken_numbers(text.replace("\t", " ").replace("\r", "")))
 
 
 def _inline(text: str) -> str:
@@ -139,6 +179,7 @@ def lines(note: str) -> tuple[Line, ...]:
     opened_by_label = after_blank = False
     paragraph: list[str] = []
     table: list[list[str]] = []
+    parent: tuple[int, str] | None = None  # a bare list item that labels the items under it
 
     def flush_paragraph() -> None:
         if paragraph:
@@ -182,8 +223,13 @@ def lines(note: str) -> tuple[Line, ...]:
             section = _after_unknown_heading(section)
         text = _inline(stripped[bullet.end():] if bullet else stripped)
         label = _LABEL.match(text)
+        if not label and _LABEL.match(_ASIDE.sub("", text)):
+            # 'Recommendation (IDSA lists it for ESBL cystitis): fosfomycin 3 g PO once'
+            text = _ASIDE.sub("", text)
+            label = _LABEL.match(text)
         line_section = section
-        labelled = label and section_of(label.group(1), loose=True)
+        labelled = label and not (len(label.group(1)) <= 2 and raw_line[:1] in " \t") and (
+            section_of(label.group(1), loose=True))  # an indented 'S:' lists susceptibilities
         if labelled:
             # 'Labs: CBC ordered' inside a plan is a plan item; a labelled list item speaks
             # for itself; a labelled paragraph opens a section ('Hx: ...'). A label that names
@@ -211,6 +257,12 @@ def lines(note: str) -> tuple[Line, ...]:
             section = line_section = "body"
         if bullet:
             flush_paragraph()
+            indent = len(raw_line) - len(raw_line.lstrip())
+            if parent and indent > parent[0] and not label and not text.lower().startswith(
+                    parent[1].lower()):
+                text = f"{parent[1]}: {text}"  # '- TSH' over '  - 04/29: 6.8 mIU/L'
+            elif indent <= (parent[0] if parent else 0) or not parent:
+                parent = (indent, text.rstrip(":")) if _BARE_LABEL.fullmatch(text) else None
             out.append(Line(text, line_section, "item"))
         elif (out and out[-1].kind == "item" and not paragraph and not label and item_goes_on
               and (raw_line[:1] == " " or not out[-1].text.rstrip().endswith((".", ":", "!",
@@ -224,6 +276,11 @@ def lines(note: str) -> tuple[Line, ...]:
     flush_paragraph()
     flush_table()
     return tuple(line for line in out if line.text)
+
+
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+# A list item that only names what the items nested under it are about ('TSH', 'Labs:').
+_BARE_LABEL = re.compile(r"[A-Za-z][\w/&()' +-]{0,30}:?")
 
 
 # A tag in parentheses that opens a line says what the line is: '(excluded) serology'.

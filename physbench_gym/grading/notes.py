@@ -462,7 +462,10 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
             continue
         if mention.has(COUNTERFACTUAL, FAMILY, CONDITIONAL):
             continue
-        if mention.negated:
+        if mention.negated or mention.group == "finding" and mention.decision == "avoid" and (
+                mention.action is not None and 0 <= mention.action.start - mention.end <= 8
+                and ")" not in clause.text[mention.end:mention.action.start]):
+            # 'no SIADH', 'PCOS ruled out', 'hypovolemia excluded'
             if not mention.has(HISTORICAL, POSSIBLE):
                 denied = denied or clause.text
         elif args.topic or not mention.has(POSSIBLE, ALTERNATIVE):

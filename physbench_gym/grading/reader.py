@@ -974,8 +974,10 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                        or side != "before" and _PRONOUN_BEFORE.search(
                            span.doc.text, 0, s.start_char)))
     cues = _filter_barriers(text, offset, cues, span, verbs, governing_verb)
-    cues = tuple(c for c in cues
-                 if not (c.category == NEGATED and _negates_earlier(c, span, spans)))
+    trigger = _OPENS_WITH_IF.match(text) and _CONSEQUENCE.match(text, 0, begin)
+    cues = tuple(c for c in cues if not (c.category == NEGATED and (
+        _negates_earlier(c, span, spans) or trigger and c.start - offset < trigger.end())))
+    # 'if he cannot tolerate X, amoxicillin is an alternative': the trigger's 'cannot' stays there
     negation = next((c for c in cues if c.category == NEGATED), None)
     negated = negation is not None
     if action is not None and negated and action.start + offset < negation.start < (
@@ -1012,8 +1014,18 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         # 'He was discharged on pantoprazole with aspirin held'
         status = status | {HISTORICAL}
 
-    if negation is not None and negation.text == "never" and action is None and (
-            _span_group(span) == "test"):
+    if action is not None and action.text.endswith("ing") and action.start <= begin and (
+            _GERUND_OPENS.search(text, 0, action.start)) and _EFFECT_AFTER.match(text, end):
+        status = status | {COUNTERFACTUAL}  # 'Stopping denosumab causes a rebound'
+    if action is not None and action.start >= end and _PAST_FORM.search(action.text) and (
+            _TEMPORAL_BEFORE.search(text, 0, begin)):
+        status = status | {HISTORICAL}  # 'sodium was normal the day sertraline started'
+    if _NARRATIVE_OPENING.match(text):
+        status = status | {HISTORICAL}  # 'Discharged without rate control'
+    if _span_group(span) == "finding" and _CLASS_OF_PATIENTS.search(text, 0, begin):
+        status = status | {COUNTERFACTUAL}  # 'extended therapy is reserved for unprovoked VTE'
+    if negation is not None and (negation.text == "never" or negation.text.lower() == "no" and (
+            _EVER_AFTER.match(text, end))) and action is None and _span_group(span) == "test":
         negated, status = False, status | {HISTORICAL}  # 'never EGD': never had one
     if _ATTRIBUTE.match(text, end):
         # 'no statin intolerance', 'sulfa allergy': a finding about the drug, not a decision
@@ -1022,6 +1034,31 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     deciding = any(a is not None and _present(a) for a in (action, *later))
     return Mention(concept_ids, span.text, begin, end, _span_group(span), status, cues, action,
                    later, attached, negated and action is None, deciding)
+
+
+# A plan verb as the subject of a sentence about its effects, not a decision: the gerund opens
+# the sentence or a coordinated clause, and an effect verb follows its object.
+_GERUND_OPENS = re.compile(r"(?:^|[,;:(]\s*|\b(?:and|but|because|since|as|while|so|that)\s+)"
+                           r"(?:\w+ly\s+)?$", re.IGNORECASE)
+_EFFECTS = ("cause", "carry", "lead", "raise", "increase", "reduce", "lower", "risk", "make",
+            "put", "expose", "trigger", "precipitate", "provoke", "result", "worsen", "unmask",
+            "double", "outweigh")
+_EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'carried', 'would make' (not 'to lower')
+    rf"[^,;:.()]{{0,60}}?\b(?:(?:would|could|can|may|might|will|does|did)\s+(?:not\s+)?"
+    rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es|ed|d)|carries|carried)\b",
+    re.IGNORECASE)
+# 'the day sertraline started', 'since the statin was stopped': a time clause in the past.
+_TEMPORAL_BEFORE = re.compile(r"\b(?:the day|the week|when|since|after|before|until|by the time)"
+                              r"\s+(?:\w+\s+){0,3}$", re.IGNORECASE)
+# A subjectless narrative of a past stay ('Discharged without rate control', 'Admitted 2/25').
+_NARRATIVE_OPENING = re.compile(r"\s*(?:was\s+|were\s+)?(?:discharged|admitted|readmitted|"
+                                r"hospitali[sz]ed|presented|transfused)\b", re.IGNORECASE)
+# A finding named as the class a treatment is for ('reserved for unprovoked VTE').
+_CLASS_OF_PATIENTS = re.compile(
+    r"\b(?:reserved|indicated|recommended|used|suitable|appropriate|only)\s+(?:for|in)\s+"
+    r"(?:\w+\s+){0,3}$|\b(?:for|in) (?:patients|people|those|cases) with\s+(?:\w+\s+){0,2}$",
+    re.IGNORECASE)
+_EVER_AFTER = re.compile(r"\s*(?:\w+\s+)?ever\b", re.IGNORECASE)
 
 
 # A sentence that narrates the past from its subject on ('He was discharged on ...').
@@ -1106,7 +1143,7 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
         if _opens_aside(span.doc[spans[last].end:s.start].text, span.doc[s.end:].text):
             continue  # 'omalizumab 300 mg (next step; not started today)': the aside's own verb
         gap = _outside_parentheses(span.doc[spans[last].end:s.start])
-        if (side != "before" or _colon_between(gap)) and (
+        if (side != "before" or _colon_between(gap) and not _other_object(s, span, spans)) and (
                 _only_dose_words(gap) or _INTERJECTION.match("".join(t.text_with_ws for t in gap))
                 or side != "before" and 0 < len(gap) <= 3
                 and all(t.lower_ in _COPULA_GAP for t in gap)
@@ -1344,6 +1381,9 @@ def _list_end(spans: list[Any], i: int) -> int:
             if depth <= 0 and ")" not in token.text:
                 gap.append(token)
             depth = max(depth, 0)
+        if gap and (gap[0].text[:1].isdigit() or gap[0].lower_ in ("one", "two")):
+            while gap and _DOSE_TOKEN.match(gap[0].text):
+                gap = gap[1:]  # 'amoxicillin 1 g twice daily with clarithromycin ...'
         words = [t.lower_ for t in gap if t.lower_ not in ("a", "an", "the")]
         if depth > 0:
             break  # 'zoledronic acid (excluded) (CrCl < 35)': the next concept is an aside's
@@ -1355,6 +1395,9 @@ def _list_end(spans: list[Any], i: int) -> int:
     return last
 
 
+_DOSE_TOKEN = re.compile(r"(?:[\d.,/%]+|one|two|mg|mcg|g|grams?|milligrams?|micrograms?|iu|units?|"
+                         r"ml|po|iv|sc|daily|bid|tid|qid|qd|qhs|once|twice|weekly|monthly|times|"
+                         r"a|day)$", re.IGNORECASE)
 _LIST_WORDS = frozenset({",", "and", "or", "/", "&", "nor", "plus", "including", "incl", "e.g.",
                          "such", "as", "(", ")", "i.e.", "both", "either", "other", "any"})
 # 'not ordered', 'never started': a verb turned down by the word just before it.
@@ -1363,6 +1406,19 @@ _NOT_JUST_BEFORE = re.compile(r"\b(?:not|never|n't)\s*$", re.IGNORECASE)
 
 def _adjacent(span: Any, verb: Any) -> bool:
     return verb.start - span.end <= 8
+
+
+def _other_object(verb: Any, span: Any, spans: list[Any]) -> bool:
+    """Whether the verb's object is another concept: '(verapamil) - increase everolimus
+    levels' is about everolimus, while 'Atorvastatin - stop the statin' is about itself."""
+    after = [s for s in spans if verb.end <= s.start < verb.sent.end]
+    if not after or any(t.lower_ not in ("the", "a", "an", "his", "her", "their", "its")
+                        for t in verb.doc[verb.end:after[0].start]):
+        return False  # 'increase (the) everolimus levels', not 'stop while the ALT is up'
+
+    mine = frozenset().union(*(lexicon.ancestors(c) for c in _span_concepts(span)))
+    theirs = frozenset().union(*(lexicon.ancestors(c) for c in _span_concepts(after[0])))
+    return mine.isdisjoint(theirs)
 
 
 def _has_object(verb: Any, spans: list[Any]) -> bool:

@@ -35,6 +35,15 @@ ACAMPROSATE_333_TID = {"note_decision": {"concept": ["acamprosate"], "action": [
                                          "dose": {"value": 333, "unit": "mg"},
                                          "every": {"min": 3, "max": 3}}}
 NO_NALTREXONE = {"note_never": {"concept": ["naltrexone"]}}
+NO_AMOXICILLIN = {"note_never": {"concept": ["amoxicillin"]}}
+CONTINUE_DENOSUMAB = {"note_decision": {"concept": ["denosumab"], "action": ["continue", "start"]}}
+STOP_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["stop"]}}
+WARM_AIHA = {"note_finding": {"concept": ["warm_aiha"], "opposite": ["cold_agglutinin"]}}
+START_RATE_CONTROL = {"note_decision": {"concept": ["rate_control_agent"], "action": ["start"]}}
+LEVOTHYROXINE_88 = {"note_decision": {"concept": ["levothyroxine"], "action": ["increase", "start"],
+                                      "dose": {"value": 88, "unit": "mcg"}}}
+CRCL_19 = {"note_value": {"concept": ["crcl"], "value": 19, "tolerance": 3}}
+
 START_STATIN = {"note_decision": {"concept": ["statin"], "action": ["start"],
                                   "deferral_contradicts": True}}
 VENLAFAXINE_TO_75 = {"note_decision": {"concept": ["venlafaxine"], "action": ["decrease"],
@@ -199,6 +208,40 @@ LIPID_PANEL_IN_6_WK = {"note_decision": {"concept": ["lipid_panel"], "action": [
     (LIPID_PANEL_IN_6_WK, "Plan: repeat lipid panel in 6 months (ACC/AHA 2018).", False),
     (AORTIC_US_IN_12_MO, "Plan: aortic duplex ultrasound in 12 months (SVS 2018).", True),
     (AORTIC_US_IN_12_MO, "Plan: aortic duplex ultrasound in 3 years (SVS 2018).", False),
+    # numbers dictated in words
+    (LEVOTHYROXINE_88, "plan increase levothyroxine to eighty eight micrograms once a day", True),
+    (LEVOTHYROXINE_88, "plan increase levothyroxine to one hundred micrograms once a day", False),
+    (TSH_8_9, "tsh on march fourth eight point nine, free t4 zero point nine", True),
+    (TSH_8_9, "tsh on march fourth nine point eight, free t4 zero point nine", False),
+    # a negation in the trigger stays there; the offered fallback is still offered
+    (NO_AMOXICILLIN, "If he cannot tolerate the bismuth regimen, amoxicillin 1 g twice daily "
+                     "with clarithromycin 500 mg twice daily is a reasonable alternative.", False),
+    (NO_AMOXICILLIN, "Bismuth quadruple therapy for 14 days; no amoxicillin (penicillin "
+                     "allergy).", True),
+    # a gerund subject of an effect is an explanation, not a decision
+    (CONTINUE_DENOSUMAB, "Plan: denosumab 60 mg every 6 months. Stopping denosumab causes a "
+                         "rebound in bone turnover.", True),
+    (CONTINUE_DENOSUMAB, "Plan: denosumab 60 mg every 6 months. I recommend stopping "
+                         "denosumab.", False),
+    # a past time clause and a subjectless stay narrate the past
+    (STOP_SERTRALINE, "Stop sertraline. Sodium was normal on the day sertraline started.", True),
+    (STOP_SERTRALINE, "Stop sertraline. Sertraline started again today.", False),
+    (START_RATE_CONTROL, "Discharged without rate control. Start metoprolol succinate 25 mg "
+                         "daily.", True),
+    (START_RATE_CONTROL, "No rate control for now.", False),
+    # 'unlikely' denies the finding it follows
+    (WARM_AIHA, "Warm AIHA. C3d-negative makes cold agglutinin disease unlikely.", True),
+    (WARM_AIHA, "Warm AIHA; cold agglutinin disease is also present.", False),
+    # a label with an aside, and an indented one-letter label inside a lab block
+    (FOSFOMYCIN_ONCE, "Recommendation (IDSA lists it for ESBL cystitis): fosfomycin 3 g PO, one "
+                      "single dose.", True),
+    (CRCL_19, "Labs reviewed:\n  S: TMP-SMX, nitrofurantoin, fosfomycin\n  CrCl "
+              "(Cockcroft-Gault, actual wt): ~19 mL/min", True),
+    (CRCL_19, "Labs reviewed:\n  S: TMP-SMX, nitrofurantoin, fosfomycin\n  CrCl "
+              "(Cockcroft-Gault, actual wt): ~29 mL/min", False),
+    # an item that only names a test labels the items nested under it
+    (TSH_8_9, "- TSH\n  - 03/04/2026: 8.9 mIU/L\n- Free T4 0.9", True),
+    (TSH_8_9, "- TSH\n  - 03/04/2026: 9.8 mIU/L\n- Free T4 0.9", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
