@@ -130,6 +130,11 @@ def _spoken_pair(match: re.Match[str]) -> str:
     return str((_UNITS.index(head) + 1) * 100 + tail)
 
 
+# 'CHA2DS2-VASc is zero', 'a score of two': a small number as the value of what precedes it.
+_SMALL_VALUE = re.compile(r"(\b(?:is|of|was|equals)\s|[=:]\s?)(zero|one|two)\b(?!\s+of\b)",
+                          re.IGNORECASE)
+
+
 def spoken_numbers(text: str) -> str:
     """Numbers in words to digits, as dictated notes write them ('eighty eight micrograms',
     'one point four nine', 'twenty twenty six', 'one forty four'); 'one' and 'two' standing
@@ -137,6 +142,8 @@ def spoken_numbers(text: str) -> str:
     text = _SPOKEN_PAIR.sub(_spoken_pair, text)
     text = alpha2digit(text, "en")
     text = _POINT_ONLY.sub(r"0.\1", text)
+    text = _SMALL_VALUE.sub(
+        lambda m: m.group(1) + str(("zero", "one", "two").index(m.group(2).lower())), text)
     return _AND_A_HALF.sub(lambda m: f"{_HALVES.get(m.group(1).lower(), m.group(1))}.5", text)
 
 
@@ -210,7 +217,10 @@ def lines(note: str) -> tuple[Line, ...]:
         if heading is not None:
             flush_paragraph()
             title, rest = heading
-            section = section_of(title, loose=True) or _after_unknown_heading(section)
+            titled = section_of(title, loose=True)
+            if section == "plan" and titled in ("medications", "data"):
+                titled = "plan"  # 'Medications' or 'Labs' under the plan: what to do with them
+            section = titled or _after_unknown_heading(section)
             opened_by_label = False
             out.append(Line(title, section, "heading"))
             if rest:

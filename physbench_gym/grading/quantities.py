@@ -423,6 +423,11 @@ _ROLE_BEFORE = (
 )
 
 
+_DELTA_AFTER = re.compile(r"[\s-]*(?:dose\s+)?(?:(step|steps|increment|increments|jump|bump)|"
+                          r"increase|decrease|reduction|change|rise|drop|up-?titration)\b",
+                          re.IGNORECASE)
+
+
 def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
     """Mark each quantity's role from the words just before it; in 'from 75 to 88 mcg' the
     old value takes the unit of the new one."""
@@ -476,6 +481,10 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
             role = "additional"
         if _OTHER_PERIOD.match(after):
             role = "other_period"
+        delta = quantity.unit and _DELTA_AFTER.match(after)
+        if not role and delta and (delta.group(1) or re.search(r"(?:\ban?\s|\()$", before)):
+            role = "delta"  # '(12.5 mcg step)', 'a 25-mcg increase', not '264 mOsm/kg ↓'
+
         if not role and (_TOTAL_AFTER.match(after) or _COURSE_ASIDE.search(before)):
             role = "total"  # '(1,500 mg total)', 'x2 doses (1020 mg)'
         if not role and _APPROXIMATE.search(before):

@@ -1000,7 +1000,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if FAMILY in status and action is not None and _span_group(span) != "finding" and all(
             c.start > action.start + offset for c in cues if c.category == FAMILY):
         status = status - {FAMILY}  # 'ultrasound ordered to reassure her mother': her own test
-    if (action is None or action.start < begin) and _TRAILING_IF.match(text, end):
+    trailing_if = _TRAILING_IF.match(text, end)
+    if (action is None or action.start < begin) and trailing_if and not re.search(
+            r"\s[-:;]\s", trailing_if.group(0)):  # not 'Stop X - taper if symptoms'
         status = status | {CONDITIONAL}  # 'hold metformin if vomiting', 'CT if no response'
     if _THRESHOLD_AFTER.search(text, end):
         status = status | {CONDITIONAL}  # 'repair is recommended at >= 5.5 cm': a trigger
@@ -1043,9 +1045,9 @@ _GERUND_OPENS = re.compile(r"(?:^|[,;:(]\s*|\b(?:and|but|because|since|as|while|
 _EFFECTS = ("cause", "carry", "lead", "raise", "increase", "reduce", "lower", "risk", "make",
             "put", "expose", "trigger", "precipitate", "provoke", "result", "worsen", "unmask",
             "double", "outweigh")
-_EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'carried', 'would make' (not 'to lower')
+_EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'would make' (not 'to lower', 'raised')
     rf"[^,;:.()]{{0,60}}?\b(?:(?:would|could|can|may|might|will|does|did)\s+(?:not\s+)?"
-    rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es|ed|d)|carries|carried)\b",
+    rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es)|carries)\b",
     re.IGNORECASE)
 # 'the day sertraline started', 'since the statin was stopped': a time clause in the past.
 _TEMPORAL_BEFORE = re.compile(r"\b(?:the day|the week|when|since|after|before|until|by the time)"
@@ -1157,7 +1159,10 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
         s, kind = own
         return Action(kind, s.text.lower(), s.start_char - offset), s
     if after is not None and (not before or _adjacent(span, after[0]) and not (
-            after[1] == "allow" and before[-1][0].end <= span.start)):
+            after[1] == "allow" and before[-1][0].end <= span.start) and not (
+            span.start - before[-1][0].end <= 1
+            and _colon_between(span.doc[span.end:after[0].start]))):
+        # 'Stop sertraline - taper over 1-2 weeks': the verb before it decides
         # 'Stopping atorvastatin is a reasonable option': the verb before says what is allowed
         action = _after_action(span, after, offset)
         return action, (after[0] if action is not None else None)

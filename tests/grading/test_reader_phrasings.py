@@ -43,6 +43,8 @@ START_RATE_CONTROL = {"note_decision": {"concept": ["rate_control_agent"], "acti
 LEVOTHYROXINE_88 = {"note_decision": {"concept": ["levothyroxine"], "action": ["increase", "start"],
                                       "dose": {"value": 88, "unit": "mcg"}}}
 CRCL_19 = {"note_value": {"concept": ["crcl"], "value": 19, "tolerance": 3}}
+SIADH = {"note_finding": {"concept": ["siadh"]}}
+NO_ASPIRIN = {"note_never": {"concept": ["aspirin"]}}
 
 START_STATIN = {"note_decision": {"concept": ["statin"], "action": ["start"],
                                   "deferral_contradicts": True}}
@@ -242,6 +244,26 @@ LIPID_PANEL_IN_6_WK = {"note_decision": {"concept": ["lipid_panel"], "action": [
     # an item that only names a test labels the items nested under it
     (TSH_8_9, "- TSH\n  - 03/04/2026: 8.9 mIU/L\n- Free T4 0.9", True),
     (TSH_8_9, "- TSH\n  - 03/04/2026: 9.8 mIU/L\n- Free T4 0.9", False),
+    # a small score in words is its value
+    (CHA2DS2_VASC_0, "His CHA2DS2-VASc is zero, so no anticoagulation.", True),
+    (CHA2DS2_VASC_0, "His CHA2DS2-VASc is two, so no anticoagulation.", False),
+    # 'a new Rx for' starts the drug; a '12.5 mcg step' is the change, not the dose
+    (LEVOTHYROXINE_88, "I've sent a new Rx for levothyroxine 88 mcg PO every morning (12.5 mcg "
+                       "step).", True),
+    (LEVOTHYROXINE_88, "I've sent a new Rx for levothyroxine 100 mcg PO every morning (12.5 mcg "
+                       "step).", False),
+    # 'no aspirin either' refuses it too
+    (NO_ASPIRIN, "No anticoagulant, and no aspirin either, it does not prevent strokes here.",
+     True),
+    (NO_ASPIRIN, "No anticoagulant; either aspirin or nothing is fine.", False),
+    # a finding ruled out is denied
+    (SIADH, "Euvolemic hypotonic hyponatremia: SIADH from sertraline.", True),
+    (SIADH, "Euvolemic hypotonic hyponatremia; SIADH ruled out.", False),
+    # a condition after a dash belongs to what follows the dash
+    (STOP_SERTRALINE, "## Plan\n### Medications\n- Stop sertraline - taper over 1-2 weeks if "
+                      "discontinuation symptoms", True),
+    (STOP_SERTRALINE, "## Plan\n### Medications\n- Stop sertraline if discontinuation symptoms",
+     False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
