@@ -974,10 +974,10 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                        or side != "before" and _PRONOUN_BEFORE.search(
                            span.doc.text, 0, s.start_char)))
     cues = _filter_barriers(text, offset, cues, span, verbs, governing_verb)
+    # 'if he cannot tolerate X, amoxicillin is an alternative': the trigger's 'cannot' stays there
     trigger = _OPENS_WITH_IF.match(text) and _CONSEQUENCE.match(text, 0, begin)
     cues = tuple(c for c in cues if not (c.category == NEGATED and (
         _negates_earlier(c, span, spans) or trigger and c.start - offset < trigger.end())))
-    # 'if he cannot tolerate X, amoxicillin is an alternative': the trigger's 'cannot' stays there
     negation = next((c for c in cues if c.category == NEGATED), None)
     negated = negation is not None
     if action is not None and negated and action.start + offset < negation.start < (
@@ -994,7 +994,7 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     attached = tuple(q for q in found if end <= q.start < stop or q.start < begin and q.end > end
                      ) or tuple(q for q in found if previous_end <= q.start and q.end <= begin
                                 and begin - q.end <= 3)  # '2 acamprosate tablets (333 mg each)'
-    concept_ids = frozenset().union(*(lexicon.ancestors(c) for c in _span_concepts(span)))
+    concept_ids = _concept_family(span)
     attached = tuple(q for q in attached if lexicon.unit_fits(q.unit, concept_ids))
     status = _status_of(cues, line, action, text, later, _span_group(span) == "finding")
     if FAMILY in status and action is not None and _span_group(span) != "finding" and all(
@@ -1162,8 +1162,8 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
             after[1] == "allow" and before[-1][0].end <= span.start) and not (
             span.start - before[-1][0].end <= 1
             and _colon_between(span.doc[span.end:after[0].start]))):
-        # 'Stop sertraline - taper over 1-2 weeks': the verb before it decides
-        # 'Stopping atorvastatin is a reasonable option': the verb before says what is allowed
+        # 'Stopping atorvastatin is a reasonable option': the verb before says what is allowed;
+        # in 'Stop sertraline - taper over 1-2 weeks' the verb before decides
         action = _after_action(span, after, offset)
         return action, (after[0] if action is not None else None)
     if before:
@@ -1420,10 +1420,12 @@ def _other_object(verb: Any, span: Any, spans: list[Any]) -> bool:
     if not after or any(t.lower_ not in ("the", "a", "an", "his", "her", "their", "its")
                         for t in verb.doc[verb.end:after[0].start]):
         return False  # 'increase (the) everolimus levels', not 'stop while the ALT is up'
+    return _concept_family(span).isdisjoint(_concept_family(after[0]))
 
-    mine = frozenset().union(*(lexicon.ancestors(c) for c in _span_concepts(span)))
-    theirs = frozenset().union(*(lexicon.ancestors(c) for c in _span_concepts(after[0])))
-    return mine.isdisjoint(theirs)
+
+def _concept_family(span: Any) -> frozenset[str]:
+    """The span's concepts with every class above them ('atorvastatin' is also a statin)."""
+    return frozenset().union(*(lexicon.ancestors(c) for c in _span_concepts(span)))
 
 
 def _has_object(verb: Any, spans: list[Any]) -> bool:
