@@ -1,13 +1,17 @@
 """Derived expectations of the osteoporosis task: kidney function decides the antiresorptive.
 
-Postmenopausal osteoporosis at high (not very high) fracture risk is treated first with an oral
-bisphosphonate, alendronate 70 mg once weekly (AACE/ACE 2020; Endocrine Society 2019). Oral
-bisphosphonates are not recommended below a creatinine clearance / eGFR of 35 mL/min (alendronate
-label; AACE/ACE 2020), nor is zoledronic acid; denosumab 60 mg subcutaneously every 6 months is
-the antiresorptive then (no renal dose limit; severe hypocalcemia risk rises below eGFR 30, so
-the task keeps the reduced band at 30-34 and repletes vitamin D first). Vitamin D deficiency
-(25-hydroxyvitamin D < 20 ng/mL) is treated with 50,000 IU of vitamin D2 or D3 once weekly for
-8 weeks (Endocrine Society 2011).
+Postmenopausal osteoporosis at high (not very high) fracture risk is treated first with a
+bisphosphonate (alendronate, risedronate, ibandronate or zoledronic acid) or denosumab
+(AACE/ACE 2020; Endocrine Society 2019). The renal cutoffs are drug-specific: alendronate is not
+recommended below a creatinine clearance of 35 mL/min (FOSAMAX PI 8.6) and zoledronic acid is
+contraindicated below 35 (RECLAST PI 4), while risedronate and ibandronate are not recommended
+only below 30 (ACTONEL PI 8.6, BONIVA PI 8.6). Denosumab 60 mg subcutaneously every 6 months has
+no renal dose limit (severe hypocalcemia risk rises below eGFR 30, so the task keeps the reduced
+band at 30-34 and repletes vitamin D first). So at CrCl 30-34 alendronate and zoledronic acid
+are avoided and denosumab, risedronate or ibandronate is given; at 35 or more any of them. Vitamin
+D deficiency (25-hydroxyvitamin D < 20 ng/mL) is treated with 50,000 IU of vitamin D2 or D3 once
+weekly for 8 weeks, or 6,000 IU daily, then maintenance 1,500-2,000 IU daily (Endocrine Society
+2011).
 """
 
 from __future__ import annotations
@@ -31,7 +35,12 @@ SCENARIOS = {
     "ckd3b": {"egfr": (30, 34), "crcl": (30.6, 34.0), "deltas": (5.4, 9.4),
               "condition": "700379002", "stage": "3b"},
 }
-BISPHOSPHONATE_CUTOFF = 35  # mL/min
+# mL/min: alendronate (not recommended) and zoledronic acid (contraindicated) below it
+BISPHOSPHONATE_CUTOFF = 35
+ORAL_CUTOFF = 30  # mL/min: risedronate and ibandronate are not recommended below it
+RISEDRONATE = "905024"  # risedronate sodium 35 MG Oral Tablet
+IBANDRONATE = "904932"  # ibandronic acid 150 MG Oral Tablet
+ZOLEDRONIC_ACID = "1114085"  # 100 ML zoledronic acid injection
 
 # The antiresorptive plans a note may commit to: concept, dose (mg), administrations per day.
 PLANS = {
@@ -41,8 +50,10 @@ PLANS = {
     "alendronate_weekly": ("alendronate", 70.0, 1 / 7, "alendronate 70 mg once weekly"),
     "alendronate_daily": ("alendronate", 10.0, 1.0, "alendronate 10 mg daily"),
     "zoledronic_acid": ("zoledronic_acid", 5.0, 1 / 365, "zoledronic acid 5 mg IV once yearly"),
+    "ibandronate_monthly": ("ibandronate", 150.0, 1 / 30.4, "ibandronate 150 mg once monthly"),
 }
-ACCEPTED_PLANS = {"ckd3b": ("denosumab", "risedronate_weekly", "risedronate_monthly"),
+ACCEPTED_PLANS = {"ckd3b": ("denosumab", "risedronate_weekly", "risedronate_monthly",
+                            "ibandronate_monthly"),
                   "ckd3a": tuple(PLANS)}
 
 
@@ -98,34 +109,114 @@ CAPSULE_UNITS = ("capsule", "capsules", "cap", "caps", "{capsule}", "{cap}")
 IU_UNITS = ("IU", "units", "unit", "[iU]", "U", "international units")
 
 
+MONTH = (0.032, 0.0345)  # once monthly (every 29-31 days)
+IU_PER_MG = 40_000  # vitamin D: 1 mcg = 40 IU
+DAILY_REPLETION_IU = (5_000, 6_000)
+WEEKLY_REPLETION_IU = 50_000
+
+
+def _strength_iu(code: str) -> float | None:
+    """IU per capsule or tablet of a vitamin D product (its strength in mg or units)."""
+    amount, unit = terminology.rxnorm(code).extra["strength"].split()
+    if unit.upper() == "MG":
+        return float(amount) * IU_PER_MG
+    return float(amount) if unit.upper() in ("UNT", "IU") else None
+
+
+def _vitamin_d_regimen(code: str, iu: tuple[float, float], per_day: tuple[float, float],
+                       label: str) -> list[dict[str, Any]]:
+    """Orders of one vitamin D product giving ``iu`` per dose at ``per_day``: in IU, mg, mcg,
+    or a whole number of capsules or tablets."""
+    low, high = iu
+    options = [_order([code], (low, high, unit), label, per_day) for unit in IU_UNITS]
+    options.append(_order([code], (low / IU_PER_MG, high / IU_PER_MG, "mg"), label, per_day))
+    options.append(_order([code], (low / 40, high / 40, "mcg"), label, per_day))
+    strength = _strength_iu(code)
+    if strength:
+        counts = [n for n in range(1, 13) if low <= n * strength <= high]
+        if counts:
+            options += [_order([code], (min(counts), max(counts), unit), label, per_day)
+                        for unit in CAPSULE_UNITS + TABLET_UNITS]
+    return options
+
+
 def vitamin_d_options() -> list[dict[str, Any]]:
-    """Ergocalciferol 50,000 IU once weekly, written in IU, mg (1.25) or capsules."""
-    label = "ergocalciferol 50,000 IU once weekly"
-    options = [_order([ERGOCALCIFEROL], (50_000, 50_000, unit), label, WEEK)
-               for unit in IU_UNITS]
-    options.append(_order([ERGOCALCIFEROL], (1.25, 1.25, "mg"), label, WEEK))
-    options.append(_order([ERGOCALCIFEROL], (1250, 1250, "mcg"), label, WEEK))
-    options += [_order([ERGOCALCIFEROL], (1, 1, unit), label, WEEK) for unit in CAPSULE_UNITS]
+    """Vitamin D2 or D3 (every vitamin D product of the terminology) at 50,000 IU once weekly
+    or 5,000-6,000 IU once daily, written in IU, mg, mcg or capsules/tablets. A maintenance
+    order beside it (1,000-2,000 IU daily) does not count against it."""
+    options: list[dict[str, Any]] = []
+    for code in rxnorm_codes("vitamin D"):
+        options += _vitamin_d_regimen(code, (WEEKLY_REPLETION_IU, WEEKLY_REPLETION_IU), WEEK,
+                                      "vitamin D 50,000 IU once weekly")
+        options += _vitamin_d_regimen(code, DAILY_REPLETION_IU, (1, 1),
+                                      "vitamin D 5,000-6,000 IU once daily")
     return options
 
 
-def antiresorptive_options(drug: str) -> list[dict[str, Any]]:
-    """Orders that count as the chosen antiresorptive at its labeled dose and schedule."""
-    if drug == "alendronate":
-        weekly = "alendronate 70 mg once weekly"
-        daily = "alendronate 10 mg once daily"
-        options = [_order([ALENDRONATE_WEEKLY], (70, 70, "mg"), weekly, WEEK)]
-        options += [_order([ALENDRONATE_WEEKLY], (1, 1, u), weekly, WEEK) for u in TABLET_UNITS]
-        options.append(_order([ALENDRONATE_DAILY], (10, 10, "mg"), daily, (1, 1)))
-        options += [_order([ALENDRONATE_DAILY], (1, 1, u), daily, (1, 1)) for u in TABLET_UNITS]
-        return options
-    label = "denosumab 60 mg subcutaneously"
-    route = ["34206005", "subcutaneous"]
-    options = [_order([DENOSUMAB], (60, 60, "mg"), label, route=route)]
-    options += [_order([DENOSUMAB], (1, 1, unit), label, route=route)
-                for unit in ("mL", "ml", "syringe", "syringes", "{syringe}", "injection",
-                             "{injection}")]
+def vitamin_d_overdose() -> list[dict[str, Any]]:
+    """High-strength vitamin D (10,000 IU or more a capsule) taken daily or more often."""
+    codes = [c for c in rxnorm_codes("vitamin D") if (_strength_iu(c) or 0) >= 10_000]
+    return [{"not_ordered": {"resource_type": "MedicationRequest", "codes": codes,
+                             "per_day": {"min": 0.5},
+                             "label": "vitamin D 50,000 IU daily or more often"}}]
+
+
+def _each_unit(code: str, amount: float, label: str, per_day: tuple[float, float] | None,
+               route: list[str] | None = None, units: tuple[str, ...] = TABLET_UNITS
+               ) -> list[dict[str, Any]]:
+    options = [_order([code], (amount, amount, "mg"), label, per_day, route)]
+    options += [_order([code], (1, 1, u), label, per_day, route) for u in units]
     return options
+
+
+DRUG_OPTIONS = {
+    # drug: (its codes, the orders at a labeled dose and schedule)
+    "alendronate": ([ALENDRONATE_WEEKLY, ALENDRONATE_DAILY], lambda: (
+        _each_unit(ALENDRONATE_WEEKLY, 70, "alendronate 70 mg once weekly", WEEK)
+        + _each_unit(ALENDRONATE_DAILY, 10, "alendronate 10 mg once daily", (1, 1)))),
+    "risedronate": ([RISEDRONATE], lambda: _each_unit(
+        RISEDRONATE, 35, "risedronate 35 mg once weekly", WEEK)),
+    "ibandronate": ([IBANDRONATE], lambda: _each_unit(
+        IBANDRONATE, 150, "ibandronate 150 mg once monthly", MONTH)),
+    "zoledronic_acid": ([ZOLEDRONIC_ACID], lambda: [
+        _order([ZOLEDRONIC_ACID], (5, 5, "mg"), "zoledronic acid 5 mg IV once yearly",
+               route=["47625008", "intravenous"])]),
+    "denosumab": ([DENOSUMAB], lambda: _each_unit(
+        DENOSUMAB, 60, "denosumab 60 mg subcutaneously", None, ["34206005", "subcutaneous"],
+        ("mL", "ml", "syringe", "syringes", "{syringe}", "injection", "{injection}"))),
+}
+ACCEPTED_DRUGS = {"ckd3b": ("denosumab", "risedronate", "ibandronate"),
+                  "ckd3a": ("alendronate", "risedronate", "ibandronate", "zoledronic_acid",
+                            "denosumab")}
+# Schedules more frequent than labeled: denosumab more often than about every 6 months (1/166
+# a day), zoledronic acid more often than about yearly.
+TOO_OFTEN = {"denosumab": 0.006, "zoledronic_acid": 1 / 300}
+
+
+def antiresorptive_options(scenario: str) -> list[dict[str, Any]]:
+    """Orders that count as an antiresorptive safe at the scenario's kidney function, at its
+    labeled dose and schedule."""
+    return [option for drug in ACCEPTED_DRUGS[scenario] for option in DRUG_OPTIONS[drug][1]()]
+
+
+def antiresorptive_guards(scenario: str) -> list[dict[str, Any]]:
+    """No drug unsafe at this kidney function, at most one antiresorptive drug, and none more
+    often than labeled."""
+    guards: list[dict[str, Any]] = []
+    avoided = [d for d in DRUG_OPTIONS if d not in ACCEPTED_DRUGS[scenario]]
+    if avoided:
+        guards.append({"not_ordered": {
+            "resource_type": "MedicationRequest",
+            "codes": [c for d in avoided for c in DRUG_OPTIONS[d][0]],
+            "label": "alendronate or zoledronic acid at CrCl below 35 mL/min"}})
+    each = [{"not_ordered": {"resource_type": "MedicationRequest", "codes": codes,
+                             "label": drug}} for drug, (codes, _) in DRUG_OPTIONS.items()]
+    guards.append({"k_of_n": {"of": each, "k": len(each) - 1}})
+    for drug, per_day in TOO_OFTEN.items():
+        guards.append({"not_ordered": {
+            "resource_type": "MedicationRequest", "codes": DRUG_OPTIONS[drug][0],
+            "per_day": {"min": per_day}, "label": f"{drug} more often than labeled"}})
+    return guards
 
 
 def osteoporosis_plan(values: dict[str, Any]) -> dict[str, Any]:
@@ -145,7 +236,7 @@ def osteoporosis_plan(values: dict[str, Any]) -> dict[str, Any]:
     if not 50 <= weight <= 85:
         raise ValueError(f"implausible body weight {weight} kg")
     reduced = egfr < BISPHOSPHONATE_CUTOFF
-    if reduced != (crcl < BISPHOSPHONATE_CUTOFF) or crcl < 30:
+    if reduced != (crcl < BISPHOSPHONATE_CUTOFF) or crcl < ORAL_CUTOFF:
         raise ValueError(f"eGFR {egfr} and CrCl {crcl:.0f} disagree about the 30-35 band")
     delta_1y, delta_3y = scenario["deltas"]
     creatinine_1y = round(creatinine_for(egfr + delta_1y, age - 1), 2)
@@ -178,24 +269,26 @@ def osteoporosis_plan(values: dict[str, Any]) -> dict[str, Any]:
                                 "contingency_on": ["egfr", "crcl", "creatinine"],
                                 "label": "no alendronate or zoledronic acid at this eGFR"}}]}}],
             "choice_label": ("avoid alendronate and zoledronic acid (not for CrCl below 35 "
-                             "mL/min); denosumab, or risedronate (labeled to CrCl 30), is safe"),
-            "accepted_text": ("denosumab 60 mg subcutaneously every 6 months, or risedronate "
-                              "35 mg once weekly (or 150 mg once monthly)"),
-            "avoided_text": "alendronate, zoledronic acid or a second antiresorptive",
-            "wrong_class": "bisphosphonate", "wrong_rxnorm": rxnorm_codes("bisphosphonate"),
-            "ar_route": "subcutaneous", "ar_frequency": None, "ar_quantity": 1,
-            "ar_refills": 1,
+                             "mL/min); denosumab, or risedronate or ibandronate (labeled to "
+                             "CrCl 30), is safe"),
+            "accepted_text": ("denosumab 60 mg subcutaneously every 6 months, risedronate "
+                              "35 mg once weekly (or 150 mg once monthly), or ibandronate "
+                              "150 mg once monthly"),
+            "avoided_text": ("alendronate or zoledronic acid (not for CrCl below 35 mL/min), "
+                             "a second antiresorptive, or a schedule more often than labeled"),
+            "ar_route": "subcutaneous", "ar_frequency": 1, "ar_period": 6,
+            "ar_period_unit": "month", "ar_quantity": 1, "ar_refills": 1,
             "ar_sig": ("Inject 60 mg subcutaneously once every 6 months. Give the first dose "
                        "after the 8-week vitamin D course, with a normal serum calcium."),
             "plan_line": ("Start denosumab (Prolia) 60 mg subcutaneously every 6 months, first "
                           "injection after the 8-week vitamin D course with a normal calcium "
-                          "(prescription entered). Oral bisphosphonates and zoledronic acid are "
-                          "avoided at this eGFR. Injections continue on schedule, every 6 "
-                          "months without gaps."),
-            "choice_text": ("Oral bisphosphonates are not recommended at an eGFR below 35 "
-                            "(alendronate label: not for CrCl < 35 mL/min), and zoledronic "
-                            "acid is contraindicated; denosumab has no renal dose limit and "
-                            "her eGFR is above 30."),
+                          "(prescription entered). Alendronate and zoledronic acid are "
+                          "avoided at this kidney function. Injections continue on schedule, "
+                          "every 6 months without gaps."),
+            "choice_text": ("Alendronate is not recommended below a CrCl of 35 mL/min and "
+                            "zoledronic acid is contraindicated below 35, so both are avoided; "
+                            "risedronate and ibandronate are labeled down to a CrCl of 30, and "
+                            "denosumab has no renal dose limit. I recommend denosumab."),
         }
     else:
         drug = {
@@ -208,12 +301,13 @@ def osteoporosis_plan(values: dict[str, Any]) -> dict[str, Any]:
             "choice_label": ("an oral bisphosphonate is appropriate (eGFR 35 or more, no "
                              "esophageal disorder)"),
             "accepted_text": ("alendronate 70 mg once weekly, risedronate 35 mg once weekly "
-                              "(or 150 mg once monthly), zoledronic acid 5 mg IV once yearly, "
-                              "or denosumab 60 mg subcutaneously every 6 months"),
-            "avoided_text": "two antiresorptives together",
-            "wrong_class": "second antiresorptive",
-            "wrong_rxnorm": rxnorm_codes("RANK ligand inhibitor") + ["1114085"],
-            "ar_route": "oral", "ar_frequency": 1, "ar_quantity": 12, "ar_refills": 3,
+                              "(or 150 mg once monthly), ibandronate 150 mg once monthly, "
+                              "zoledronic acid 5 mg IV once yearly, or denosumab 60 mg "
+                              "subcutaneously every 6 months"),
+            "avoided_text": ("two antiresorptives together, or a schedule more often than "
+                             "labeled"),
+            "ar_route": "oral", "ar_frequency": 1, "ar_period": 1, "ar_period_unit": "week",
+            "ar_quantity": 12, "ar_refills": 3,
             "ar_sig": ("Take 1 tablet (70 mg) by mouth once weekly on rising, with a full glass "
                        "of plain water, 30 minutes before food or other medicines; stay upright "
                        "for 30 minutes. Start after the 8-week vitamin D course."),
@@ -228,8 +322,10 @@ def osteoporosis_plan(values: dict[str, Any]) -> dict[str, Any]:
         **drug,
         "antiresorptive_plan_options": [_plan_option(k)
                                         for k in ACCEPTED_PLANS[values["scenario"]]],
-        "antiresorptive_options": antiresorptive_options(drug["drug"]),
+        "antiresorptive_options": antiresorptive_options(values["scenario"]),
+        "antiresorptive_guards": antiresorptive_guards(values["scenario"]),
         "vitamin_d_options": vitamin_d_options(),
+        "vitamin_d_guards": vitamin_d_overdose(),
         "ckd_condition": scenario["condition"],
         "ckd_stage": scenario["stage"],
         "creatinine": creatinine,

@@ -3,8 +3,9 @@
 ACG 2024 (Chey et al.): optimized bismuth quadruple therapy for 14 days - a PPI twice daily,
 bismuth (subcitrate 120-300 mg or subsalicylate 262-524 mg) four times daily, tetracycline
 500 mg four times daily and metronidazole 500 mg three or four times daily - then a test of
-cure (urea breath test or stool antigen) at least 4 weeks after therapy, PPI held 2 weeks.
-A gastric ulcer gets a repeat EGD with biopsies 8-12 weeks after the index endoscopy.
+cure (urea breath test, stool antigen or biopsy-based tests at endoscopy) at least 4 weeks
+after therapy, PPI held 2 weeks. A gastric ulcer gets a repeat EGD with biopsies 8-12 weeks
+after the index endoscopy.
 """
 
 from __future__ import annotations
@@ -35,6 +36,18 @@ BQT_COMPONENTS = (
 TEST_OF_CURE_CODES = ("http://loinc.org|29891-9", "http://loinc.org|17780-8",
                       "http://www.ama-assn.org/go/cpt|83013")
 EGD_CODES = ("http://www.ama-assn.org/go/cpt|43235", "http://www.ama-assn.org/go/cpt|43239")
+# A biopsy-based test of cure at the repeat EGD: the order's text names gastric biopsies
+# (histology, rapid urease/CLO test or culture) for H. pylori in one clause, not negated.
+_HP = r"(?:h\.?\s*pylori|helicobacter(?:\s+pylori)?|\bhp\b)"
+_BIOPSY_TEST = r"(?:biops\w*|rapid\s+urease|\bclo\b|\brut\b|histolog\w*|culture)"
+_BIOPSY_FOR_HP = re.compile(
+    rf"{_BIOPSY_TEST}[^.;\n]{{0,60}}?{_HP}|{_HP}[^.;\n]{{0,60}}?{_BIOPSY_TEST}", re.IGNORECASE)
+# another test named in the span or right after it ("biopsies and an H. pylori breath test")
+_OTHER_TEST = re.compile(r"breath|stool|antigen|serolog|\bubt\b", re.IGNORECASE)
+_OTHER_TEST_NEXT = re.compile(r"^[\s-]*(?:\w+[\s-]+){0,2}?(?:breath|stool|antigen|serolog|ubt)\b",
+                              re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:no|not|without|instead\s+of|rather\s+than|defer\w*|omit\w*"
+                      r"|unnecessary|not\s+needed)\b[^.;\n]*$", re.IGNORECASE)
 _COUNT_UNITS = {"tablet", "tablets", "tab", "tabs", "{tbl}", "capsule", "capsules", "cap",
                 "caps", "{cap}", "chewable tablet", "each", "{each}"}
 # "x14d" has no word boundary before the number, so digits, not word edges, delimit it.
@@ -182,21 +195,50 @@ def _order_problems(resource: dict[str, Any], low: str | None, high: str | None)
     return problems
 
 
+def _order_text(resource: dict[str, Any]) -> str:
+    """The order's own words: code text and displays, reasons and notes."""
+    code = resource.get("code") or {}
+    parts = [str(code.get("text", ""))]
+    parts += [str(c.get("display", "")) for c in code.get("coding", []) or []]
+    parts += [str(r.get("text", "")) for r in resource.get("reasonCode", []) or []]
+    parts += [str(n.get("text", "")) for n in resource.get("note", []) or []]
+    return "\n".join(p for p in parts if p)
+
+
+def biopsy_test_of_cure(resource: dict[str, Any]) -> bool:
+    """Whether an EGD order asks for gastric biopsies for H. pylori (histology, rapid urease
+    test or culture) - a biopsy-based test of cure (ACG 2024)."""
+    if not matches_code(resource, list(EGD_CODES)):
+        return False
+    text = re.sub(r"\bh\.\s*pylori", "h pylori", _order_text(resource), flags=re.IGNORECASE)
+    for match in _BIOPSY_FOR_HP.finditer(text):
+        clause_start = max(text.rfind(mark, 0, match.start()) for mark in ".;\n,")
+        if _OTHER_TEST.search(match.group(0)) or _OTHER_TEST_NEXT.search(
+                text[match.end():]) or re.search(
+                r"\b(?:no|not|without)\b", match.group(0), re.IGNORECASE):
+            continue
+        if not _NEGATED.search(text[clause_start + 1:match.start()]):
+            return True
+    return False
+
+
 @triggered_by(WRITE)
 def followup_tests_ordered(ctx: GradingContext) -> CheckpointResult:
-    """Ordered a test of cure (urea breath test or stool antigen), dated - if a date is given -
-    no earlier than 4 weeks after the 14-day course, and a repeat EGD, dated - if given -
-    6-14 weeks after the index endoscopy."""
+    """Ordered a test of cure (urea breath test or stool antigen, or gastric biopsies for
+    H. pylori at the repeat EGD), dated - if a date is given - no earlier than 4 weeks after
+    the 14-day course, and a repeat EGD, dated - if given - 6-14 weeks after the index
+    endoscopy."""
     written = [r for r in ctx.written("ServiceRequest") if patient_id(r) == ctx.patient_id]
     checks = (
-        ("H. pylori test of cure (urea breath test or stool antigen)", TEST_OF_CURE_CODES,
-         str(ctx.values["test_of_cure_earliest"]), None),
-        ("repeat EGD", EGD_CODES, str(ctx.values["egd_window_start"]),
-         str(ctx.values["egd_window_end"])),
+        ("H. pylori test of cure (urea breath test, stool antigen or biopsies for H. pylori "
+         "at the repeat EGD)", lambda r: matches_code(r, list(TEST_OF_CURE_CODES))
+         or biopsy_test_of_cure(r), str(ctx.values["test_of_cure_earliest"]), None),
+        ("repeat EGD", lambda r: matches_code(r, list(EGD_CODES)),
+         str(ctx.values["egd_window_start"]), str(ctx.values["egd_window_end"])),
     )
     failures = []
-    for label, codes, low, high in checks:
-        candidates = [r for r in written if matches_code(r, list(codes))]
+    for label, is_candidate, low, high in checks:
+        candidates = [r for r in written if is_candidate(r)]
         problems = [_order_problems(r, low, high) for r in candidates]
         if not candidates:
             failures.append(f"no {label} ordered")

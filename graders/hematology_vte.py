@@ -22,7 +22,8 @@ rivaroxaban 10 mg daily) without an end date.
 A physician states the end of a 3-month course as a total ('3 months', 'a 12-week course'),
 as the time still to go ('5 more weeks, then stop') or as a stop date, so the provoked plan is
 read all three ways; an order ends the course by its duration, supply or tablet count, with
-its refills.
+its refills, or earlier by a stop date it states (sig 'through <date>, then stop', the timing's
+boundsPeriod.end or the dispense validityPeriod.end).
 """
 
 from __future__ import annotations
@@ -565,6 +566,83 @@ def _covered_days(resource: dict[str, Any]) -> float | None:
     return max(found) if found else None
 
 
+_MONTHS = {name: index for index, name in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+_DATE = (r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{4}"
+         r"|[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+         r"|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9}\.?,?\s+\d{4})")
+# 'through 2026-06-18, then stop', 'until 06/18/2026', 'stop on June 18, 2026',
+# 'last dose 2026-06-18', 'end date: 2026-06-18'
+_SIG_STOP = re.compile(
+    r"\b(?:through|thru|until|till|up\s+to(?:\s+and\s+including)?|stop(?:ping)?(?:\s+(?:on|after))?"
+    r"|last\s+dose(?:\s+on)?|end(?:s|ing)?(?:\s+on)?|end\s+date:?|stop\s+date:?"
+    r"|discontinue(?:\s+(?:on|after))?)\s+(?:on\s+)?(" + _DATE + r")", re.IGNORECASE)
+
+
+def _parse_date(text: str) -> date | None:
+    text = text.strip().rstrip(".").replace(",", " ")
+    try:
+        if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", text):
+            year, month, day = (int(x) for x in text.split("-"))
+            return date(year, month, day)
+        if re.fullmatch(r"\d{1,2}/\d{1,2}/\d{4}", text):
+            month, day, year = (int(x) for x in text.split("/"))
+            return date(year, month, day)
+        words = re.sub(r"(\d)(?:st|nd|rd|th)\b", r"\1", text).replace(".", " ").split()
+        if len(words) == 3:
+            if words[0].isdigit():
+                words = [words[1], words[0], words[2]]
+            month = _MONTHS.get(words[0][:3].lower())
+            if month:
+                return date(int(words[2]), month, int(words[1]))
+    except ValueError:
+        return None
+    return None
+
+
+def _day_of(text: Any) -> date | None:
+    if not text:
+        return None
+    try:
+        return datetime.fromisoformat(str(text).replace("Z", "+00:00")).date()
+    except ValueError:
+        return None
+
+
+def _stop_date(resource: dict[str, Any]) -> date | None:
+    """The last day of therapy an order states outright: its timing's ``boundsPeriod.end``,
+    its dispense ``validityPeriod.end`` (the order's end date), or a stop date in its sig or
+    note ('through 2026-06-18, then stop'); the earliest when several are given."""
+    found = []
+    texts = []
+    for instruction in resource.get("dosageInstruction", []) or []:
+        repeat = (instruction.get("timing") or {}).get("repeat") or {}
+        found.append(_day_of((repeat.get("boundsPeriod") or {}).get("end")))
+        texts.append(str(instruction.get("text") or ""))
+    validity = (resource.get("dispenseRequest") or {}).get("validityPeriod") or {}
+    found.append(_day_of(validity.get("end")))
+    texts += [str(note.get("text") or "") for note in resource.get("note", []) or []]
+    for text in texts:
+        dates = [_parse_date(m.group(1)) for m in _SIG_STOP.finditer(text)]
+        dates = [d for d in dates if d is not None]
+        if dates:
+            found.append(max(dates))  # 'through <day 7>, then 5 mg through <end>'
+    found = [d for d in found if d is not None]
+    return min(found) if found else None
+
+
+def _end_date(resource: dict[str, Any], now: datetime) -> date | None:
+    """The last day the order authorizes: the supply (refills included) ends it, and an
+    explicit stop date ends it earlier (a refill is not dispensed past it). None when
+    open-ended."""
+    days = _covered_days(resource)
+    supply_end = (now + timedelta(days=days)).date() if days is not None else None
+    stop = _stop_date(resource)
+    if stop is None or (supply_end is not None and supply_end < stop):
+        return supply_end
+    return stop
+
+
 def _mg(resource: dict[str, Any]) -> float | None:
     found = dose(resource)
     if found is None:
@@ -588,11 +666,10 @@ def _completion_problems(resource: dict[str, Any], now: datetime, low: date,
         problems.append(f"dose {dose(resource)}")
     if frequency_per_day(resource) != 2.0:
         problems.append(f"{frequency_per_day(resource)} times/day")
-    days = _covered_days(resource)
-    if days is None:
+    end = _end_date(resource, now)
+    if end is None:
         problems.append("no end date (open-ended)")
     else:
-        end = (now + timedelta(days=days)).date()
         if not low <= end <= high:
             problems.append(f"ends {end.isoformat()} (expected {low} to {high})")
     return problems
@@ -600,15 +677,16 @@ def _completion_problems(resource: dict[str, Any], now: datetime, low: date,
 
 def _loading_rest(resource: dict[str, Any], now: datetime, latest: date) -> bool:
     """An order of apixaban 10 mg twice daily that only finishes the 7-day initiation phase."""
-    days = _covered_days(resource)
-    return (_mg(resource) == 10.0 and frequency_per_day(resource) == 2.0 and days is not None
-            and (now + timedelta(days=days)).date() <= latest)
+    end = _end_date(resource, now)
+    return (_mg(resource) == 10.0 and frequency_per_day(resource) == 2.0 and end is not None
+            and end <= latest)
 
 
 @triggered_by(WRITE)
 def apixaban_to_three_months(ctx: GradingContext) -> CheckpointResult:
     """Prescribed apixaban 5 mg twice daily for a bounded course that ends 12-14 weeks after
-    the DVT (duration, supply or tablet count, refills included), i.e. the rest of the 3-month
+    the DVT (duration, supply or tablet count, refills included, or an explicit stop date in
+    the sig, the timing's boundsPeriod or the validityPeriod), i.e. the rest of the 3-month
     treatment phase - and no other active apixaban 5 mg order that runs on past it. During the
     initiation phase an order of the remaining 10 mg twice-daily doses, ending by day 8, may
     stand beside it."""

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.order_schedule import steps
 from physbench_gym.grading.quantities import unit_normalize
 from physbench_gym.grading.resources import dose, frequency_per_day, patient_id
 from physbench_gym.synth import terminology
@@ -229,6 +230,18 @@ def _active_orders(ctx: GradingContext, strengths: dict[str, float]) -> list[dic
             and r.get("status") == "active" and r.get("intent") == "order"]
 
 
+def _step_mg(step: list[dict[str, Any]], strengths: dict[str, float]) -> float:
+    return sum(d for d in (_daily_mg(r, strengths) for r in step) if d is not None)
+
+
+def _first_step_mg(orders: list[dict[str, Any]], strengths: dict[str, float]) -> float:
+    """The daily mg of the orders that run first. Orders that run together add up (75 mg and
+    37.5 mg capsules make 112.5 mg); consecutive steps of a titration or taper do not
+    (sertraline 25 mg for 7 days, then 50 mg: ``order_schedule.order_windows``)."""
+    found = steps(orders)
+    return _step_mg(found[0], strengths) if found else 0.0
+
+
 @triggered_by(WRITE)
 def sertraline_started(ctx: GradingContext) -> CheckpointResult:
     """Active sertraline order(s) adding up to 25-50 mg once daily, scheduled."""
@@ -240,7 +253,7 @@ def sertraline_started(ctx: GradingContext) -> CheckpointResult:
     if any(d is None for d in daily) or any(_prn(r) for r in orders):
         return CheckpointResult(False, "sertraline order without a scheduled dose")
     once = all(frequency_per_day(r) == 1 for r in orders)
-    total = sum(d for d in daily if d is not None)
+    total = _first_step_mg(orders, strengths)
     low, high = SERTRALINE_START_MG
     if low <= total <= high and once:
         return CheckpointResult(True, f"sertraline {total:g} mg once daily ordered")
@@ -261,7 +274,11 @@ def venlafaxine_reduced(ctx: GradingContext) -> CheckpointResult:
     if any(d is None for d in daily) or any(_prn(r) for r in orders):
         return CheckpointResult(False, "venlafaxine order without a scheduled dose")
     once = all(frequency_per_day(r) == 1 for r in orders)
-    total = sum(d for d in daily if d is not None)
+    total = _first_step_mg(orders, strengths)
+    later = max((_step_mg(step, strengths) for step in steps(orders)), default=total)
+    if later > total:
+        return CheckpointResult(False, f"venlafaxine XR goes back up to {later:g} mg a day "
+                                       f"after a first step of {total:g} mg")
     if low <= total <= high and once:
         return CheckpointResult(True, f"venlafaxine XR reduced to {total:g} mg once daily")
     return CheckpointResult(False, f"venlafaxine XR ordered at {total:g} mg a day "

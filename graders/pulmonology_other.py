@@ -15,6 +15,9 @@ LDCT_SCREENING = f"{CPT}|71271"
 # Where the follow-up scan is named: a chest CT (also written as a low-dose CT, the technique
 # Fleischner 2017 recommends for nodule follow-up).
 CT_FOLLOW_UP = ["chest_ct_followup", "ct_imaging"]
+# Screening LDCT offered in place of the nodule work-up; planned for after it is fine.
+NO_LDCT_INSTEAD = {"note_never": {"concept": ["ldct"], "instead_of": CT_FOLLOW_UP,
+                                  "label": "no screening LDCT in place of the nodule work-up"}}
 
 
 def lcs_eligible(age: int, pack_years: int, quit_years: int) -> bool:
@@ -68,7 +71,7 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
             must_not=[{"not_ordered": {"resource_type": "ServiceRequest",
                                        "codes": [LDCT_SCREENING],
                                        "label": "LDCT screening instead of nodule work-up"}}],
-            plan_grader={"any": {"of": [
+            plan_grader={"all": {"of": [{"any": {"of": [
                 {"note_decision": {"concept": ["pet_ct"], "action": ["order"],
                                    "label": "PET/CT"}},
                 {"note_decision": {"concept": CT_FOLLOW_UP, "action": ["order"],
@@ -76,7 +79,7 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                                    "label": "chest CT in 3 months"}},
                 {"note_decision": {"concept": ["lung_biopsy"], "action": ["order"],
                                    "label": "tissue sampling"}},
-            ]}},
+            ]}}, NO_LDCT_INSTEAD]}},
             plan_label="PET/CT (or CT at 3 months or tissue sampling)",
             plan_sentence=("Order PET/CT now to characterize the nodule; depending on the "
                            "result, tissue sampling or a CT at 3 months."),
@@ -114,7 +117,8 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                                 "label": "surveillance not ended before 18-24 months"}},
                 {"note_never": {"concept": ["pet_ct"], "allow_contingency": True,
                                 "action": ["start", "order", "endorse", "allow", "implicit"],
-                                "label": "no PET/CT for a nodule of 8 mm or less"}}]}},
+                                "label": "no PET/CT for a nodule of 8 mm or less"}},
+                NO_LDCT_INSTEAD]}},
             plan_label="chest CT in 6-12 months, then 18-24 months",
             plan_sentence=("Repeat a non-contrast chest CT in 6-12 months, then again at 18-24 "
                            "months when stable (order placed)."),

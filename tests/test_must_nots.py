@@ -208,25 +208,9 @@ TURN_DOWNS = {
     "thyroid_function_workup": "No thyroid ultrasound or liothyronine is needed.",
 }
 
-# Allowances that pass every note checkpoint today, keyed by sentence. Causes, in short:
-# ORDER = the must-not is only a not_ordered check, no note checkpoint asks about it;
-# COPULA = 'X is a reasonable/acceptable option/alternative/backup' gets no hedge cue or
-# decision, so note_never sees no allowance; PREFERS = allow_contingency takes a preference or
-# convenience clause ('if she prefers', 'if needed', 'after ...') for a clinical trigger.
-ORDER, COPULA = "order-only must-not (no note checkpoint)", "copular allowance not read"
-PREFERS = "allow_contingency accepts a preference clause as a trigger"
-LDCT = ("order-only: correct notes plan annual LDCT screening after the nodule follow-up, and "
-        "the note primitives cannot tell 'in place of the follow-up CT' from 'after it'")
-KNOWN_GAPS: dict[str, str] = {
-    "Monthly denosumab 60 mg injections are an acceptable option if she prefers.":
-        f"{ORDER}; verbless offer with a wrong schedule not flagged",
-    "Aspirin 81 mg daily after apixaban is reasonable if he prefers.":
-        f"{PREFERS} ('after apixaban' read as a temporary trigger)",
-    "If the 12-month CT is stable, no further imaging is needed.":
-        "'no further imaging is needed' not read as ending surveillance at 12 months",
-    "An annual low-dose screening CT may replace the follow-up CT if he prefers.": LDCT,
-    "Low-dose screening CT is an acceptable alternative to the diagnostic follow-up CT.": LDCT,
-}
+# Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence
+# with the reason; the xfail is strict, so a gap that closes must leave the list. None today.
+KNOWN_GAPS: dict[str, str] = {}
 KNOWN_TURN_DOWN_GAPS: dict[str, str] = {}
 
 

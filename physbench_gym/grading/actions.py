@@ -133,15 +133,32 @@ def _has_text(resource: dict[str, Any], phrases: list[str]) -> bool:
 
     A prescription's item is its medication alone: its directions or notes may name drugs
     that were avoided ('declined canagliflozin'). Other orders and messages carry the item
-    in their text too (a referral's details, a message's content).
+    in their text too (a referral's details, a message's content); a referral also in its
+    reason, where the service asked of the consultant is written ('GI referral: please
+    perform EGD and colonoscopy').
     """
     displays = " ".join(str(c.get("display", "")) for field in ("code", "medicationCodeableConcept")
                         for c in (resource.get(field) or {}).get("coding", []) or [])
     code_text = " ".join(str((resource.get(f) or {}).get("text", ""))
                          for f in ("code", "medicationCodeableConcept"))
     free_text = "" if resource.get("resourceType") == "MedicationRequest" else text_of(resource)
+    if _is_referral(resource):
+        free_text += " " + " ".join(str(reason.get("text", ""))
+                                    for reason in resource.get("reasonCode", []) or [])
     text = f"{displays} {code_text} {free_text}".lower()
     return any(p.lower() in text for p in phrases)
+
+
+REFERRAL_CATEGORY = "http://snomed.info/sct|3457005"  # Patient referral
+
+
+def _is_referral(resource: dict[str, Any]) -> bool:
+    """A ServiceRequest in the referral category (SNOMED 3457005 or the text 'referral')."""
+    if resource.get("resourceType") != "ServiceRequest":
+        return False
+    return matches_code(resource, [REFERRAL_CATEGORY], "category") or any(
+        str(c.get("text", "")).strip().lower() == "referral"
+        for c in resource.get("category", []) or [])
 
 
 def _dose_ok(resource: dict[str, Any], wanted: Range) -> bool:

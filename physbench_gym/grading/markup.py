@@ -224,6 +224,8 @@ def lines(note: str) -> tuple[Line, ...]:
             opened_by_label = False
             out.append(Line(title, section, "heading"))
             if rest:
+                if titled == "question" and not rest.endswith("?"):
+                    rest += "?"  # '**Question:** dosing for a rising TSH' asks, as a label does
                 out.append(Line(rest, section, "paragraph"))
             continue
         stripped = _LEADING_TAG.sub(r"\1\2: ", stripped)  # '(excluded) serology'

@@ -28,6 +28,7 @@ from physbench_gym.grading.lexicon import concept as lexicon_concept
 from physbench_gym.grading.quantities import Quantity, convert, routes, schedule
 from physbench_gym.grading.reader import (
     ALTERNATIVE,
+    ATTRIBUTE,
     CONDITIONAL,
     COUNTERFACTUAL,
     DOSE_AFTER,
@@ -546,9 +547,17 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
                   and not (m.cue(HISTORICAL) and m.has(HISTORICAL))]
         # 'Hx: severe AUD' and 'he had severe OUD' grade it; 'in 2019' does not
         kinds = {frozenset(m.concepts & (wanted | others)) for m in levels}
+        if len(kinds) > 1:  # bands named with their cut-offs define the scale, assign nothing
+            bands = [m for m in levels if _is_band(clause.text, m)]
+            levels = [m for m in levels if m not in bands]
+            kinds = {frozenset(m.concepts & (wanted | others)) for m in levels}
+            named = set().union(*(m.concepts for m in bands)) & (wanted | others)
+            if not levels and _BETWEEN.search(clause.text, 0, min(m.start for m in bands)) and (
+                    len((wanted | others) - named) == 1):  # 'between the low- and high-risk ...'
+                levels, kinds = bands, {frozenset((wanted | others) - named)}
         if len(kinds) != 1:
             continue
-        if not wanted.isdisjoint(levels[0].concepts):
+        if not wanted.isdisjoint(next(iter(kinds))):
             assigned = True
         else:
             wrong = wrong or clause.text
@@ -557,6 +566,19 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
     if assigned:
         return CheckpointResult(True, f"states '{label}'")
     return CheckpointResult(False, f"does not state '{label}'")
+
+
+# A category with its cut-off: 'low-risk (<1.3)', '<1.3 low risk', '1.3-2.67 indeterminate'.
+_CUTOFF_AFTER = re.compile(r"\s*\(\s*(?:[<>≤≥]=?\s*)?\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?"
+                           r"\s*\)")
+_CUTOFF_BEFORE = re.compile(r"(?:[<>≤≥]=?\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?)"
+                            r"\s*(?:=|:)?\s*$")
+_BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
+
+
+def _is_band(text: str, level: Mention) -> bool:
+    """Whether the category is named with its cut-off, as a band of the scale."""
+    return bool(_CUTOFF_AFTER.match(text, level.end) or _CUTOFF_BEFORE.search(text[:level.start]))
 
 
 def _qualifies_other(clause: Clause, level: Mention, subject_starts: set[int]) -> bool:
@@ -789,8 +811,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
     decision = mention.decision
     if decision is not None:
         return decision
-    if clause.reporting or mention.has(HISTORICAL) or clause.past_dated:
-        return None
+    if clause.reporting or mention.has(HISTORICAL, ATTRIBUTE) or clause.past_dated:
+        return None  # 'adverse effects of venlafaxine XR 150 mg' plans nothing
     if clause.section == "avoid":
         if mention.has(CONDITIONAL) or re.search(r"\bthan\s*$", clause.text[:mention.start]):
             return None  # 'fosfomycin (less effective than NFT; only if NFT cannot be taken)'
@@ -884,11 +906,18 @@ def _threshold_after(clause: Clause, mention: Mention) -> bool:
     return bool(_THRESHOLD.match(clause.text, start))
 
 
+_FREQUENCY_BEFORE = re.compile(r"\b(?:(?:once|twice)[- ])?(?:daily|weekly|monthly|yearly|annual|"
+                               r"nightly|quarterly)\s+(?:[a-z-]+\s+)?$", re.IGNORECASE)
+
+
 def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str | None:
     """None when the dose, timing and schedule asked for are stated; '' when one is missing;
     a description when one is stated wrong."""
     quantities = _dose_quantities(clause, mention)
     per_day = schedule(clause.text[mention.end:_segment_end(clause, mention)])
+    lead = _FREQUENCY_BEFORE.search(clause.text, 0, mention.start)
+    if per_day is None and lead:  # 'monthly denosumab 60 mg injections'
+        per_day = schedule(lead.group(0))
     per_day_value = per_day[0] if per_day and per_day[0] != "single" else None
     regimen = isinstance(per_day_value, float) and per_day_value <= 4
     if args.every is not None and not args.every.accepts(per_day[0] if per_day else None):
@@ -1044,6 +1073,9 @@ class NoteNeverArgs(NoteArgs):
     contingency_after: Amount | None = Field(default=None, description=(
         "With allow_contingency: a trigger that states a time must state one in this range "
         "('if stable at 18-24 months, stop imaging', not 'if stable at 12 months')."))
+    instead_of: list[str] = Field(default_factory=list, description=(
+        "Only an offer of the concept in place of one of these counts, however hedged "
+        "('LDCT may replace the follow-up CT'); naming it for later or declining it does not."))
 
 
 _POSITIVE_PLAN = frozenset({"start", "order", "endorse", "resume", "continue"})
@@ -1062,10 +1094,13 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
     if text is None:
         return CheckpointResult(False, "no note")
     note = _read(ctx, text)
+    if args.instead_of:
+        return _never_instead(note, args, label)
     for clause, mention in _mentions(note, args.concept):
         if clause.reporting or mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL):
             continue
-        if args.allow_contingency and mention.has(CONDITIONAL, TEMPORARY) and (
+        if args.allow_contingency and mention.has(CONDITIONAL, TEMPORARY) and not any(
+                c.category == ALTERNATIVE and _WISH.search(c.text) for c in mention.cues) and (
                 not args.contingency_on or _names_any(clause, args.contingency_on)) and (
                 args.contingency_after is None or _times_fit(clause, args.contingency_after)):
             continue
@@ -1083,6 +1118,31 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
             return CheckpointResult(False, f"plans or allows it ('{label}'): "
                                            f"\"{clause.text[:90]}\"")
     return CheckpointResult(True, f"'{label}' respected")
+
+
+# 'X may replace Y', 'X is an acceptable alternative to Y', 'X instead of Y'.
+_IN_PLACE_OF = re.compile(r"\b(?:replac\w*|instead of|in place of|alternatives? to|"
+                          r"substitut\w*|in lieu of|rather than|swap\w*)\b", re.IGNORECASE)
+
+
+def _never_instead(note: Note, args: NoteNeverArgs, label: str) -> CheckpointResult:
+    """The concept is never offered in place of an instead_of concept named after it."""
+    for clause, mention in _mentions(note, args.concept):
+        if clause.reporting or mention.negated or mention.has(HISTORICAL, FAMILY,
+                                                              COUNTERFACTUAL):
+            continue
+        replaced = next((m for m in clause.mentions if m.start >= mention.end
+                         and not set(args.instead_of).isdisjoint(m.concepts)
+                         and set(args.concept).isdisjoint(m.concepts)), None)
+        if replaced is not None and _IN_PLACE_OF.search(clause.text, mention.end,
+                                                         replaced.start):
+            return CheckpointResult(False, f"offers it in place of another ('{label}'): "
+                                           f"\"{clause.text[:90]}\"")
+    return CheckpointResult(True, f"'{label}' respected")
+
+
+# A wish is no clinical trigger: 'after apixaban ... if he prefers' still offers the drug.
+_WISH = re.compile(r"\b(?:prefer|preferred|rather|wish|wishes)", re.IGNORECASE)
 
 
 def _times_fit(clause: Clause, amount: Amount) -> bool:

@@ -32,8 +32,13 @@ ATTRIBUTE = "ATTRIBUTE"
 _ATTRIBUTE = re.compile(
     r"[\s-]*(?:intolerance|intolerant|allergy|allergies|allergic|hypersensitivity|side[\s-]effects?"
     r"|adverse (?:effects?|reactions?)|toxicity|reactions?|myopathy|myalgias?|resistance|resistant"
-    r"|failure|exposure|levels?|use disorder|overdose|withdrawal|dependence|misuse|history"
+    r"|failure|exposure|levels?|concentrations?|absorption|clearance|metabolism|use disorder"
+    r"|overdose|withdrawal|dependence|misuse|history"
     r"|-induced|-associated|-related|induced|associated)\b", re.IGNORECASE)
+# 'adverse effects of venlafaxine XR 150 mg': the same, named before the drug.
+_ATTRIBUTE_BEFORE = re.compile(r"\b(?:(?:adverse|side)[\s-]effects?|toxicity|intolerance|"
+                               r"allergy|overdose|levels?|absorption)\s+(?:of|to|from)\s+$",
+                               re.IGNORECASE)
 REPORTING_SECTIONS = frozenset({"history", "medications", "data"})
 PAST_SECTIONS = frozenset({"history", "medications"})
 # A negated verb means another decision: 'do not start' avoids, 'do not stop' continues.
@@ -675,6 +680,9 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
     for match_id, start, end in pipeline.verb_matcher(doc):
         if start and doc[start - 1].lower_ in _DEMONSTRATIVES:
             continue  # 'a message about this change', 'every Rx': a noun, not a verb
+        if doc[start].lower_ in ("rx", "prescription", "script") and start > 1 and (
+                doc[start - 2].lower_ in _DEMONSTRATIVES):
+            continue  # 'Current thyroid Rx: levothyroxine 75 mcg'
         if start and doc[start - 1].lower_ in ("a", "an") and doc[start].lower_.endswith("ed"):
             continue  # 'with a continued fall': an adjective
         if start > 1 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ or (
@@ -768,8 +776,11 @@ _OPENS_WITH_TRIGGER = re.compile(_OPENS_WITH_IF.pattern + r"|\s*(?:once|as soon 
 _CONSEQUENCE = re.compile(r"[^,;]{4,},\s", re.IGNORECASE)
 _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside: '(taper if needed)'
                           r"(?:if(?!\s+(?:(?:he|she|they|you|the patient|patient)\s+(?:would\s+)?"
-                          r"(?:prefers?|wish(?:es)?|wants?|rather|likes?)|desired|preferred)\b)"
+                          r"(?:prefers?|wish(?:es)?|wants?|rather|likes?)|desired|preferred"
+                          r"|cost|price|insurance|coverage|(?:it\s+is\s+)?not\s+covered)\b)"
                           r"|unless|in case|as soon as|once\s+(?:she|he|they|the patient)\b"
+                          r"|once\s+(?:his|her|their)\s+(?:[\w-]+\s+){1,2}(?:reaches|exceeds|rises|"
+                          r"climbs|falls|drops)"
                           r"|when(?!\s+(?:the|his|her)\s+(?:current\s+)?"
                           r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
@@ -807,7 +818,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         mentions.append(_mention(text, start, span, i, spans, verbs, cues, found, next_start,
                                  line, past_dated, past_asides))
     mentions = _adopt_orphans(mentions, found)
-    mentions = _arrow_contingency(text, mentions, actions)
+    mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
     mentions = _arrow_dose_change(text, mentions)
     if text.rstrip().endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
@@ -890,16 +901,20 @@ _ARROW_EVENT = re.compile(r"\b(?:if|when|growth|grows|enlarg\w*|stable|stability
                           r"rises?|falls?|intoleran\w*)\b", re.IGNORECASE)
 
 
-def _arrow_contingency(text: str, mentions: list[Mention],
-                       actions: tuple[Action, ...]) -> list[Mention]:
+def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action, ...],
+                       section: str = "body") -> list[Mention]:
     """Mentions after an arrow are conditional when what precedes the arrow is a trigger and
-    a plan verb follows it; a data -> diagnosis arrow ('UNa 64 -> SIADH') is left alone."""
+    a plan verb follows it; a data -> diagnosis arrow ('UNa 64 -> SIADH') is left alone, and
+    so is a comparison in an assessment ('stroke risk < 1% -> anticoagulation not
+    indicated'), which applies a threshold to the patient."""
     arrow = text.find(" -> ")
     if arrow < 0:
         return mentions
     planned = any(a.start > arrow for a in actions)
-    if not (planned and _ARROW_TRIGGER.search(text, 0, arrow)
-            or _ARROW_EVENT.search(text, 0, arrow)):
+    triggers = [m.group(0) for m in _ARROW_TRIGGER.finditer(text, 0, arrow)]
+    if section == "assessment":
+        triggers = [t for t in triggers if t not in "<>"]
+    if not (planned and triggers or _ARROW_EVENT.search(text, 0, arrow)):
         return mentions
     def where(m: Mention) -> int:  # an elided drug sits where its verb is
         return m.start if m.text or m.action is None else m.action.start
@@ -974,6 +989,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                        or side != "before" and _PRONOUN_BEFORE.search(
                            span.doc.text, 0, s.start_char)))
     cues = _filter_barriers(text, offset, cues, span, verbs, governing_verb)
+    aside = _comma_aside(span.doc, span.end)
+    if aside is not None:  # 'Aspirin, held since admission, should be resumed': not the aside's
+        cues = tuple(c for c in cues if not aside[0] <= c.start < aside[1])
     # 'if he cannot tolerate X, amoxicillin is an alternative': the trigger's 'cannot' stays there
     trigger = _OPENS_WITH_IF.match(text) and _CONSEQUENCE.match(text, 0, begin)
     cues = tuple(c for c in cues if not (c.category == NEGATED and (
@@ -1001,9 +1019,11 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
             c.start > action.start + offset for c in cues if c.category == FAMILY):
         status = status - {FAMILY}  # 'ultrasound ordered to reassure her mother': her own test
     trailing_if = _TRAILING_IF.match(text, end)
-    if (action is None or action.start < begin) and trailing_if and not re.search(
-            r"\s[-:;]\s", trailing_if.group(0)):  # not 'Stop X - taper if symptoms'
-        status = status | {CONDITIONAL}  # 'hold metformin if vomiting', 'CT if no response'
+    if (action is None or action.start < begin or action.kind in ("allow", "endorse")) and (
+            trailing_if) and not re.search(r"\s[-:;]\s", trailing_if.group(0)):
+        # 'hold metformin if vomiting', 'CT if no response', 'aspirin would be reasonable if
+        # he develops CAD'; not 'Stop X - taper if symptoms'
+        status = status | {CONDITIONAL}
     if _THRESHOLD_AFTER.search(text, end):
         status = status | {CONDITIONAL}  # 'repair is recommended at >= 5.5 cm': a trigger
     if (LATER in status or _CONSEQUENCE.match(text, 0, begin)) and _OPENS_WITH_IF.match(
@@ -1029,7 +1049,7 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if negation is not None and (negation.text == "never" or negation.text.lower() == "no" and (
             _EVER_AFTER.match(text, end))) and action is None and _span_group(span) == "test":
         negated, status = False, status | {HISTORICAL}  # 'never EGD': never had one
-    if _ATTRIBUTE.match(text, end):
+    if _ATTRIBUTE.match(text, end) or _ATTRIBUTE_BEFORE.search(text, 0, begin):
         # 'no statin intolerance', 'sulfa allergy': a finding about the drug, not a decision
         action, later, negated = None, (), False
         status = status | {ATTRIBUTE}
@@ -1131,7 +1151,9 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
               and _governs(s, span, spans)]
     after = None
     last = _list_end(spans, i)  # 'IgE and skin testing, including food panels, are not ...'
-    next_span_start = spans[last + 1].start if last + 1 < len(spans) else None
+    aside_end = _aside_after(span.doc, spans[last].end)
+    following = [s for s in spans[last + 1:] if s.start >= aside_end]  # not '(EGD + colonoscopy)'
+    next_span_start = following[0].start if following else None
     for s, kind, side in verbs:
         if s.start < spans[last].end:
             if s.start < span.end or last == i:
@@ -1144,6 +1166,8 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
             break
         if _opens_aside(span.doc[spans[last].end:s.start].text, span.doc[s.end:].text):
             continue  # 'omalizumab 300 mg (next step; not started today)': the aside's own verb
+        if _in_comma_aside(span.doc, spans[last].end, s):
+            continue  # 'Aspirin, held since admission, should be resumed now
         gap = _outside_parentheses(span.doc[spans[last].end:s.start])
         if (side != "before" or _colon_between(gap) and not _other_object(s, span, spans)) and (
                 _only_dose_words(gap) or _INTERJECTION.match("".join(t.text_with_ws for t in gap))
@@ -1232,7 +1256,8 @@ _DOSE_WORD = re.compile(
     r"subcutaneously|intravenous|intravenously|with|food|tablet|dose|doses|hs|prn|the|new|"
     r"[:\-–—,()\[\]]|is|are|was|be|been|being|to|for|now|today|:|and|of|in|may|can|could|"
     r"should|will|would|might|must|also|then|once|twice|not|reason|all|both|are|were|drugs?|"
-    r"medications?|meds?|agents?|therapy|treatment|regimen|course|prescription)$",
+    r"medications?|meds?|agents?|therapy|treatment|regimen|course|prescription|injections?|"
+    r"infusions?|shots?)$",
     re.IGNORECASE)
 
 
@@ -1347,6 +1372,40 @@ def _opens_aside(gap: str, rest: str) -> bool:
         bool(re.search(r"\w", gap[gap.rfind("(") + 1:])) or not rest.lstrip().startswith(")"))
 
 
+# ', held since admission, should be resumed': an aside between commas, then the sentence's
+# main verb.
+_COMMA_ASIDE = re.compile(r"\s*,\s*(?:which\s+(?:was|were|has\s+been|had\s+been)\s+)?"
+                          r"(?!(?:and|or|then|but|plus|with|if|when|once|unless)\b)[a-z]+\b"
+                          r"[^,;:.()]{0,40},\s*(?:\w+\s+){0,2}?(?:should|will|can|must|may|is|"
+                          r"are|needs?|to)\b", re.IGNORECASE)
+
+
+def _comma_aside(doc: Any, index: int) -> tuple[int, int] | None:
+    """The character range of an aside set off by commas right after token index."""
+    start = doc[index].idx if index < len(doc) else len(doc.text)
+    match = _COMMA_ASIDE.match(doc.text, start)
+    return (start, doc.text.rfind(",", 0, match.end())) if match else None
+
+
+def _in_comma_aside(doc: Any, index: int, verb: Any) -> bool:
+    """Whether the verb sits in an aside set off by commas right after token index."""
+    aside = _comma_aside(doc, index)
+    return aside is not None and aside[0] <= verb.start_char < aside[1]
+
+
+def _aside_after(doc: Any, index: int) -> int:
+    """The token index just past a parenthesis that opens at token index (else index):
+    'Bidirectional endoscopy (EGD with duodenal biopsies + colonoscopy) - ordered'."""
+    if index >= len(doc) or doc[index].text != "(":
+        return index
+    depth = 0
+    for token in doc[index:]:
+        depth += token.text.count("(") - token.text.count(")")
+        if depth <= 0:
+            return token.i + 1
+    return index
+
+
 def _outside_parentheses(tokens: Any) -> list[Any]:
     """The tokens not inside a parenthesis: 'naltrexone (PO or XR-IM) - contraindicated'."""
     kept, depth = [], 0
@@ -1394,7 +1453,10 @@ def _list_end(spans: list[Any], i: int) -> int:
             break  # 'zoledronic acid (excluded) (CrCl < 35)': the next concept is an aside's
         if not (len(gap) <= 4 and all(t.lower_ in _LIST_WORDS for t in gap)
                 or len(gap) <= 6 and words and words[0] == "with" and words[-1] in _LIST_WORDS
-                or words == ["with"]):  # 'celecoxib with a PPI may be used': one subject
+                or words == ["with"]  # 'celecoxib with a PPI may be used': one subject
+                or words[:1] in (["after"], ["following"]) and len(words) <= 2 and (
+                    words[1:] in ([], ["stopping"], ["completing"], ["finishing"]))):
+            # 'aspirin 81 mg after apixaban is reasonable': the verb is the subject's too
             break  # 'EGD with duodenal biopsies and colonoscopy' is still a list
         last += 1
     return last

@@ -7,7 +7,8 @@ import binascii
 from typing import Any
 
 _CODE_FIELDS = ("code", "medicationCodeableConcept", "type", "vaccineCode", "category")
-_PER_DAY = {"s": 86400.0, "min": 1440.0, "h": 24.0, "d": 1.0, "wk": 1 / 7, "mo": 1 / 30,
+# Administrations per day of one period unit; a month is the UCUM mean month (30.4375 days).
+_PER_DAY = {"s": 86400.0, "min": 1440.0, "h": 24.0, "d": 1.0, "wk": 1 / 7, "mo": 1 / 30.4375,
             "a": 1 / 365}
 ORDER_INTENTS = frozenset({"order", "original-order", "reflex-order", "filler-order",
                            "instance-order"})

@@ -61,6 +61,10 @@ class MedicationRequestCreateArgs(ToolArgs):
         "How many doses per period_unit, e.g. 2 with period_unit 'day' for twice daily."))
     period_unit: Literal["hour", "day", "week", "month"] = Field("day", description=(
         "Period the frequency counts over: 'day' (default), 'week' (e.g. weekly injections)."))
+    period: int = Field(1, ge=1, le=60, description=(
+        "Length of the period in period_unit (default 1): frequency 1, period 6, period_unit "
+        "'month' is once every 6 months; frequency 1, period 2, period_unit 'week' every "
+        "2 weeks."))
     as_needed: bool = Field(False, description="True for a PRN (as needed) medication.")
     sig: Annotated[str, Field(min_length=1, max_length=1000)] | None = Field(None, description=(
         "Free-text directions, e.g. 'Take 1 tablet by mouth nightly'. Generated if omitted."))

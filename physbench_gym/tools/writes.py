@@ -72,7 +72,9 @@ def _sig(args: MedicationRequestCreateArgs, route: str | None) -> str:
         parts.append(route)
     if args.frequency:
         times = "time" if args.frequency == 1 else "times"
-        parts.append(f"{args.frequency} {times} per {args.period_unit}")
+        period = (f"{args.period} {args.period_unit}s" if args.period > 1
+                  else args.period_unit)
+        parts.append(f"{args.frequency} {times} per {period}")
     if args.as_needed:
         parts.append("as needed")
     if args.duration_days:
@@ -83,7 +85,7 @@ def _sig(args: MedicationRequestCreateArgs, route: str | None) -> str:
 def _dosage(args: MedicationRequestCreateArgs, route: str | None) -> JsonDict:
     dosage: JsonDict = {"sequence": 1, "text": args.sig or _sig(args, route)}
     if args.frequency:
-        repeat: JsonDict = {"frequency": args.frequency, "period": 1,
+        repeat: JsonDict = {"frequency": args.frequency, "period": args.period,
                             "periodUnit": coding.PERIOD_UNITS[args.period_unit]}
         if args.duration_days:
             repeat["boundsDuration"] = {"value": args.duration_days, "unit": "days",

@@ -71,6 +71,25 @@ AORTIC_US_IN_12_MO = {"note_decision": {"concept": ["aaa_ultrasound"], "action":
                                         "timing": {"min": 6, "max": 12, "unit": "mo"}}}
 LIPID_PANEL_IN_6_WK = {"note_decision": {"concept": ["lipid_panel"], "action": ["order"],
                                          "timing": {"min": 4, "max": 12, "unit": "wk"}}}
+NO_ANTICOAGULANT_NOW = {"note_decision": {"concept": ["anticoagulant"], "action": ["avoid"]}}
+INCREASE_LEVOTHYROXINE = {"note_decision": {"concept": ["levothyroxine"], "action": ["increase"],
+                                            "dose": {"min": 88, "max": 100, "unit": "mcg"}}}
+UNDER_REPLACED = {"note_finding": {"concept": ["under_replacement"],
+                                   "opposite": ["adequate_replacement"]}}
+FIB4_INDETERMINATE = {"note_category": {"subject": ["fib4"], "category": ["level_intermediate"],
+                                        "others": ["level_low", "level_high"]}}
+
+RESUME_ASPIRIN = {"note_decision": {"concept": ["aspirin"], "action": ["resume", "start",
+                                                                       "endorse"]}}
+NO_ASPIRIN_OFFERED = {"note_never": {"concept": ["aspirin"], "allow_contingency": True}}
+ENDOSCOPY_ORDERED = {"note_decision": {"concept": ["egd"], "action": ["order"]}}
+VENLAFAXINE_75 = {"note_decision": {"concept": ["venlafaxine"], "action": ["decrease"],
+                                    "dose": {"value": 75, "unit": "mg"}}}
+
+DENOSUMAB_Q6M = {"note_decision": {"concept": ["denosumab"], "action": ["start"],
+                                   "dose": {"value": 60, "unit": "mg"},
+                                   "every": {"min": 0.004, "max": 0.007}}}
+NO_LDCT_INSTEAD = {"note_never": {"concept": ["ldct"], "instead_of": ["chest_ct_followup"]}}
 
 
 @pytest.mark.parametrize(("spec", "note", "passed"), [
@@ -264,6 +283,66 @@ LIPID_PANEL_IN_6_WK = {"note_decision": {"concept": ["lipid_panel"], "action": [
                       "discontinuation symptoms", True),
     (STOP_SERTRALINE, "## Plan\n### Medications\n- Stop sertraline if discontinuation symptoms",
      False),
+    # 'once his score reaches 2' waits for an event, as 'once he' does
+    (NO_ANTICOAGULANT_NOW, "Anticoagulation is not indicated now. Reassess at each visit; start "
+                           "a DOAC once his score reaches 2.", True),
+    (NO_ANTICOAGULANT_NOW, "Anticoagulation is not indicated now. Start a DOAC once his course "
+                           "of metoprolol is done.", False),
+    # 'lower levothyroxine absorption' is about absorption, not the dose
+    (INCREASE_LEVOTHYROXINE, "Increase levothyroxine from 75 to 88 mcg daily. Calcium and iron "
+                             "lower levothyroxine absorption; separate them by 4 hours.", True),
+    (INCREASE_LEVOTHYROXINE, "Increase levothyroxine from 75 to 88 mcg daily. Lower "
+                             "levothyroxine back to 75 mcg next week.", False),
+    # the referral's question is asked, not found; a TSH high despite adherence is found
+    (UNDER_REPLACED, "**Question:** dosing for a rising TSH.\n**Assessment:** TSH 8.9 is above "
+                     "goal despite adherence.", True),
+    (UNDER_REPLACED, "**Question:** dosing for a rising TSH.\n**Assessment:** Primary "
+                     "hypothyroidism, adequately replaced.", False),
+    # bands named with their cut-offs define the scale; 'between' them is the middle band
+    (FIB4_INDETERMINATE, "FIB-4 = 1.89, between the low-risk (<1.3) and high-risk (>2.67) "
+                         "thresholds.", True),
+    (FIB4_INDETERMINATE, "FIB-4 1.89: low risk (<1.3).", False),
+    (FIB4_INDETERMINATE, "FIB-4 1.89 falls in the indeterminate range (1.3-2.67); <1.3 low risk, "
+                         ">2.67 high risk.", True),
+    # an aside between commas keeps its own verb and cues
+    (RESUME_ASPIRIN, "Aspirin, held since admission, should be resumed now at 81 mg daily.", True),
+    (RESUME_ASPIRIN, "Aspirin, held since admission, should stay on hold for 8 weeks.", False),
+    # 'X after Y is reasonable': the verb is the subject's; a wish is no clinical trigger
+    (NO_ASPIRIN_OFFERED, "Aspirin 81 mg daily after apixaban is reasonable if he prefers.", False),
+    (NO_ASPIRIN_OFFERED, "Aspirin 81 mg daily would be reasonable if he develops coronary "
+                         "disease.", True),
+    # an assessment applies a threshold ('< 1% ->'); a plan arrow after one is a trigger
+    (NO_ANTICOAGULANT_NOW, "## Assessment\n- Annual stroke risk < 1% -> anticoagulation not "
+                           "indicated", True),
+    (NO_ANTICOAGULANT_NOW, "## Assessment\n- Annual stroke risk 1.5% -> anticoagulation "
+                           "recommended", False),
+    # the concepts of an aside do not cut the subject from its verb
+    (ENDOSCOPY_ORDERED, "| Issue | Recommendation |\n|---|---|\n| Source | Bidirectional "
+                        "endoscopy (EGD with biopsies + colonoscopy) - ordered |", True),
+    (ENDOSCOPY_ORDERED, "| Issue | Recommendation |\n|---|---|\n| Source | Colonoscopy "
+                        "(with random biopsies, same session) - ordered |", False),
+    # 'Current ... Rx:' reports the regimen; 'adverse effects of X 150 mg' is no dose plan
+    (INCREASE_LEVOTHYROXINE, "Current thyroid Rx: levothyroxine 75 mcg daily (unchanged).\n"
+                             "Plan: increase levothyroxine to 88 mcg daily.", True),
+    (INCREASE_LEVOTHYROXINE, "Plan: increase levothyroxine to 88 mcg daily. Keep levothyroxine "
+                             "75 mcg daily unchanged.", False),
+    (VENLAFAXINE_75, "Plan: reduce venlafaxine XR to 75 mg daily.\nAdverse effects of "
+                     "venlafaxine XR 150 mg: blood pressure rise.", True),
+    (VENLAFAXINE_75, "Plan: reduce venlafaxine XR to 75 mg daily.\nContinue venlafaxine XR "
+                     "150 mg daily.", False),
+    # 'keep off' a drug avoids it
+    (NO_THIAZIDE, "Keep off HCTZ permanently given hyponatremia.", True),
+    (NO_THIAZIDE, "Keep HCTZ at 12.5 mg daily.", False),
+    # a frequency before the drug is its schedule; a dose form sits between drug and verb
+    (DENOSUMAB_Q6M, "Start denosumab 60 mg SC every 6 months.", True),
+    (DENOSUMAB_Q6M, "Start denosumab 60 mg SC every 6 months. Monthly denosumab 60 mg "
+                    "injections are an acceptable option if she prefers.", False),
+    # an offer in place of the follow-up fails; planning it for after does not
+    (NO_LDCT_INSTEAD, "Annual LDCT screening once the nodule follow-up CT series is complete.",
+     True),
+    (NO_LDCT_INSTEAD, "No LDCT now: the diagnostic follow-up CT replaces it.", True),
+    (NO_LDCT_INSTEAD, "Low-dose screening CT is an acceptable alternative to the diagnostic "
+                      "follow-up CT.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed

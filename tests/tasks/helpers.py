@@ -43,3 +43,10 @@ def oracle_note(task_id: str, variant: int | None = None) -> str:
 
 def values(task_id: str, variant: int | None = None) -> dict[str, Any]:
     return dict(get_instance(task_id, variant).values)
+
+
+def service_request(code: str, system: str, category: str, **extra: str) -> dict[str, Any]:
+    """A ServiceRequest create action for the task's patient ('reason', 'occurrence', ...)."""
+    return {"tool": "fhir_service_request_create",
+            "arguments": {"patient": "{patient_id}", "code": code, "system": system,
+                          "category": category, **extra}}

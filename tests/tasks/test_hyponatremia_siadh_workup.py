@@ -167,3 +167,37 @@ def test_message_must_name_the_ssri():
 ])
 def test_review_wrong_notes_fail(note, check):
     assert grade_note(TASK, note)[check] is False
+
+
+# review finding 4: a switch of sertraline to another SSRI or SNRI keeps the cause of SIADH
+def _with_item_2(text: str) -> str:
+    from tests.tasks.helpers import oracle_note
+    lines = oracle_note("hyponatremia_siadh_workup").splitlines()
+    return "\n".join(text if line.strip().startswith("2.") else line for line in lines)
+
+
+@pytest.mark.parametrize("item", [
+    "2. Switch sertraline to escitalopram.",
+    "2. Switch sertraline to venlafaxine.",
+    "2. Switch from sertraline to citalopram.",
+    "2. Swap sertraline for escitalopram.",
+    "2. Transition sertraline to an SNRI.",
+    "2. Change sertraline to another SSRI such as escitalopram.",
+    "2. Stop sertraline. Could switch to escitalopram later.",
+])
+def test_switch_within_the_class_fails(item):
+    assert not grade_note("hyponatremia_siadh_workup", _with_item_2(item))["ssri_plan_documented"]
+
+
+@pytest.mark.parametrize("item", [
+    "2. Switch sertraline to mirtazapine.",
+    "2. Switch from sertraline to mirtazapine 15 mg at bedtime.",
+    "2. Change sertraline to bupropion XL 150 mg daily.",
+    "2. Stop sertraline; do not switch to escitalopram or another SSRI, which carry the same risk.",
+    "2. Stop sertraline. Switching to another SSRI (e.g., escitalopram) or an SNRI would not "
+    "remove the risk; if an antidepressant is needed, use mirtazapine or bupropion.",
+    "2. Stop sertraline; switch to mirtazapine rather than escitalopram.",
+    "2. Stop sertraline. Changing to escitalopram is not advised because SSRIs share the risk.",
+])
+def test_stop_or_switch_out_of_the_class_passes(item):
+    assert grade_note("hyponatremia_siadh_workup", _with_item_2(item))["ssri_plan_documented"]

@@ -120,3 +120,44 @@ def test_follow_up_ct_may_be_ordered_by_its_cpt_or_loinc_code(code, system, pass
         "patient": "{patient_id}", "code": code, "system": system, "display": "CT chest",
         "category": "imaging", "reason": "Solid pulmonary nodule follow-up"}}])
     assert verdicts["followup_imaging_ordered"] is passed
+
+
+# review finding 1: another guideline's verdict, attributed to it, is no contradiction
+_NOT_ELIGIBLE_VARIANT = 7   # quit 18 years ago, 41 pack-years
+_USPSTF_ITEM = ("2. He is not eligible for lung cancer screening under USPSTF 2021. His quit "
+                "date is 18 years back, beyond the 15-year window, despite 41 pack-years.")
+
+
+def _eligibility(item: str, variant: int | None = _NOT_ELIGIBLE_VARIANT) -> bool:
+    from tests.tasks.helpers import oracle_note
+    note = oracle_note("incidental_pulmonary_findings", variant)
+    assert _USPSTF_ITEM in note
+    return grade_note("incidental_pulmonary_findings", note.replace(_USPSTF_ITEM, item),
+                      variant)["screening_eligibility_assessed"]
+
+
+@pytest.mark.parametrize("item", [
+    "2. He is not eligible for lung cancer screening under USPSTF 2021 (quit > 15 years); he "
+    "would be eligible under ACS 2023, which drops the years-since-quit criterion.",
+    "2. He does not meet USPSTF 2021 criteria for lung cancer screening because he quit 18 years "
+    "ago. Under the ACS 2023 guideline, which removed the years-since-quit criterion, he is "
+    "eligible.",
+    "2. He is not eligible for lung cancer screening under USPSTF 2021 (quit 18 years ago), but "
+    "he is eligible under the ACS 2023 guideline.",
+    "2. He does not meet USPSTF 2021 criteria for lung cancer screening because he quit 18 years "
+    "ago.",
+    "2. Not a candidate for LDCT screening: he quit 18 years ago, beyond the USPSTF 15-year "
+    "window.",
+])
+def test_uspstf_verdict_with_another_guidelines_verdict_passes(item):
+    assert _eligibility(item)
+
+
+@pytest.mark.parametrize("item", [
+    "2. He is not eligible for lung cancer screening under USPSTF 2021 (quit 18 years ago), but "
+    "he is eligible for annual LDCT.",
+    "2. He is eligible for lung cancer screening (ACS 2023 and USPSTF 2021).",
+    "2. Under the ACS 2023 guideline he is eligible for lung cancer screening.",
+])
+def test_unattributed_or_uspstf_eligibility_still_fails(item):
+    assert not _eligibility(item)

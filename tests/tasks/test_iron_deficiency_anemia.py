@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, service_request, values
 
 TASK = "iron_deficiency_anemia"
 NOTE_CHECKS = {"ida_recognized", "iron_deficit_calculated", "iv_iron_plan_documented",
@@ -105,3 +105,60 @@ def test_tsat_matches_iron_and_tibc():
     for variant in (None, 1, 7):
         v = values(TASK, variant)
         assert abs(v["tsat"] - 100 * v["serum_iron"] / v["tibc"]) <= 0.5
+
+
+# Review findings 1 and 2 (orders): other labeled IV iron products are orderable and count;
+# a GI referral whose reason names both scopes orders the bidirectional endoscopy.
+from tests.tasks.helpers_endocrinology import run_actions  # noqa: E402
+
+MR = "fhir_medication_request_create"
+
+
+def _iv_iron(code: str, dose: float, display: str) -> dict:
+    return {"tool": MR, "arguments": {
+        "patient": "{patient_id}", "medication_code": code, "medication_display": display,
+        "dose_value": dose, "dose_unit": "mg", "route": "intravenous", "frequency": 1,
+        "period_unit": "week", "duration_days": 8, "refills": 0}}
+
+
+SCOPES = [service_request("43235", "cpt", "procedure"),
+          service_request("45378", "cpt", "procedure")]
+
+
+def test_ferumoxytol_510_mg_is_orderable_and_counts():
+    feraheme = _iv_iron("1006586", 510, "ferumoxytol (Feraheme) 510 mg/17 mL")
+    assert run_actions(TASK, [feraheme, *SCOPES])["iv_iron_ordered"]
+    # 1020 mg in one infusion is beyond the labeled per-dose amount
+    assert not run_actions(TASK, [_iv_iron("1006586", 1020, "ferumoxytol"), *SCOPES])[
+        "iv_iron_ordered"]
+
+
+def _referral(reason: str) -> dict:
+    return service_request("183523005", "snomed", "referral", reason=reason)
+
+
+@pytest.mark.parametrize("reason", [
+    "Iron deficiency anemia in a 66-year-old man: please perform EGD with duodenal biopsies "
+    "and colonoscopy",
+    "IDA, intolerant of oral iron - bidirectional endoscopy please",
+    "Upper endoscopy and colonoscopy for iron deficiency anemia",
+])
+def test_gi_referral_naming_both_scopes_orders_the_endoscopy(reason):
+    assert run_actions(TASK, [_referral(reason)])["endoscopy_ordered"]
+
+
+@pytest.mark.parametrize("reason", [
+    "Iron deficiency anemia in a 66-year-old man: please perform colonoscopy",
+    "Iron deficiency anemia: please perform EGD with duodenal biopsies",
+    "Iron deficiency anemia, please evaluate",
+])
+def test_gi_referral_naming_one_scope_or_none_does_not(reason):
+    assert not run_actions(TASK, [_referral(reason)])["endoscopy_ordered"]
+
+
+def test_a_lab_order_reason_does_not_name_the_endoscopy():
+    # only a referral's reason is read: a celiac serology ordered "before EGD and colonoscopy"
+    # is not an endoscopy order
+    ttg = service_request("31017-7", "loinc", "laboratory",
+                          reason="Celiac serology before EGD and colonoscopy")
+    assert not run_actions(TASK, [ttg])["endoscopy_ordered"]

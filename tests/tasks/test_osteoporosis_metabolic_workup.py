@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, oracle_note, service_request, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "osteoporosis_metabolic_workup"
@@ -120,21 +120,18 @@ def test_preserved_kidney_function_calls_for_alendronate():
     assert not grade_note(TASK, daily_70, seed)["treatment_plan_documented"]
 
 
-PTH = {"tool": "fhir_service_request_create",
-       "arguments": {"patient": "{patient_id}", "code": "2731-8", "system": "loinc",
-                     "category": "laboratory"}}
-VITD_WEEKLY = {"tool": "fhir_medication_request_create",
-               "arguments": {"patient": "{patient_id}", "medication_code": "1367410",
-                             "dose_value": 50000, "dose_unit": "IU", "frequency": 1,
-                             "period_unit": "week"}}
-DMAB = {"tool": "fhir_medication_request_create",
-        "arguments": {"patient": "{patient_id}", "medication_code": "993452", "dose_value": 60,
-                      "dose_unit": "mg", "route": "subcutaneous",
-                      "sig": "60 mg subcutaneously every 6 months"}}
-ALENDRONATE = {"tool": "fhir_medication_request_create",
-               "arguments": {"patient": "{patient_id}", "medication_code": "904431",
-                             "dose_value": 70, "dose_unit": "mg", "frequency": 1,
-                             "period_unit": "week"}}
+PTH = service_request("2731-8", "loinc", "laboratory")
+
+
+def _rx(code: str, dose: float, unit: str = "mg", **extra: object) -> dict:
+    return {"tool": "fhir_medication_request_create",
+            "arguments": {"patient": "{patient_id}", "medication_code": code,
+                          "dose_value": dose, "dose_unit": unit, **extra}}
+
+
+VITD_WEEKLY = _rx("1367410", 50000, "IU", frequency=1, period_unit="week")
+DMAB = _rx("993452", 60, route="subcutaneous", sig="60 mg subcutaneously every 6 months")
+ALENDRONATE = _rx("904431", 70, frequency=1, period_unit="week")
 
 
 def _with(action: dict, **changes) -> dict:
@@ -164,9 +161,96 @@ def test_daily_high_dose_vitamin_d_fails():
     assert not run_actions(TASK, [VITD_WEEKLY, daily, DMAB])["vitamin_d_prescribed"]
 
 
+RISEDRONATE = _rx("905024", 35, frequency=1, period_unit="week")
+IBANDRONATE = _rx("904932", 150, frequency=1, period_unit="month")
+ZOLEDRONIC = _rx("1114085", 5, route="intravenous", frequency=1, period=12, period_unit="month")
+DMAB_Q6MO = _with(DMAB, frequency=1, period=6, period_unit="month", sig="once every 6 months")
+
+
 def test_alendronate_variant_rejects_a_second_antiresorptive():
     seed = _variant("ckd3a")
     assert run_actions(TASK, [VITD_WEEKLY, ALENDRONATE], seed)["antiresorptive_prescribed"]
     assert not run_actions(TASK, [VITD_WEEKLY, ALENDRONATE, DMAB],
                            seed)["antiresorptive_prescribed"]
-    assert not run_actions(TASK, [VITD_WEEKLY, DMAB], seed)["antiresorptive_prescribed"]
+    assert not run_actions(TASK, [VITD_WEEKLY, RISEDRONATE, ZOLEDRONIC],
+                           seed)["antiresorptive_prescribed"]
+
+
+@pytest.mark.parametrize("order", [DMAB, DMAB_Q6MO, RISEDRONATE, IBANDRONATE, ZOLEDRONIC],
+                         ids=["denosumab", "denosumab_q6mo", "risedronate", "ibandronate",
+                              "zoledronic_acid"])
+def test_ckd3a_accepts_every_labeled_antiresorptive(order):
+    seed = _variant("ckd3a")
+    assert run_actions(TASK, [VITD_WEEKLY, order], seed)["antiresorptive_prescribed"]
+
+
+def test_ckd3a_rejects_zoledronic_acid_monthly():
+    seed = _variant("ckd3a")
+    monthly = _with(ZOLEDRONIC, period=1)
+    assert not run_actions(TASK, [VITD_WEEKLY, monthly], seed)["antiresorptive_prescribed"]
+
+
+@pytest.mark.parametrize("order", [RISEDRONATE, IBANDRONATE, DMAB_Q6MO],
+                         ids=["risedronate", "ibandronate", "denosumab_q6mo"])
+def test_ckd3b_accepts_drugs_labeled_to_crcl_30(order):
+    verdicts = run_actions(TASK, [VITD_WEEKLY, order])
+    assert verdicts["antiresorptive_prescribed"] and verdicts["vitamin_d_prescribed"]
+
+
+@pytest.mark.parametrize("actions", [
+    [VITD_WEEKLY, ZOLEDRONIC],                              # contraindicated below 35
+    [VITD_WEEKLY, RISEDRONATE, DMAB_Q6MO],                  # two antiresorptives
+    [VITD_WEEKLY, _with(DMAB, frequency=1, period=3, period_unit="month")],  # every 3 months
+], ids=["zoledronic_acid", "risedronate_plus_denosumab", "denosumab_q3mo"])
+def test_ckd3b_wrong_orders_fail(actions):
+    assert not run_actions(TASK, actions)["antiresorptive_prescribed"]
+
+
+def test_order_tool_writes_the_period():
+    from physbench_gym.grading.resources import frequency_per_day
+    from physbench_gym.tools.orders import MedicationRequestCreateArgs
+    from physbench_gym.tools.writes import _dosage
+    args = MedicationRequestCreateArgs(**{**DMAB_Q6MO["arguments"], "patient": "pt-1"})
+    dosage = _dosage(args, "subcutaneous")
+    repeat = dosage["timing"]["repeat"]
+    assert (repeat["frequency"], repeat["period"], repeat["periodUnit"]) == (1, 6, "mo")
+    assert abs(frequency_per_day({"dosageInstruction": [dosage]}) - 1 / 182.625) < 1e-9
+    assert MedicationRequestCreateArgs(**{**DMAB["arguments"], "patient": "pt-1"}).period == 1
+
+
+_VITD_LINE = ("1. Ergocalciferol (vitamin D2) 50,000 IU by mouth once weekly for 8 weeks, then\n"
+              "   cholecalciferol 1,000-2,000 IU daily for maintenance (prescription entered).")
+
+
+@pytest.mark.parametrize("line", [
+    "1. Ergocalciferol (vitamin D2) 50,000 IU by mouth once weekly for 8 weeks. Stop "
+    "ergocalciferol after 8 weeks and switch to cholecalciferol 2,000 IU daily.",
+    "1. Ergocalciferol (vitamin D2) 50,000 IU by mouth once weekly for 8 weeks. After 8 weeks, "
+    "switch to cholecalciferol 2,000 IU daily.",
+    "1. Cholecalciferol 5,000 IU daily for 8-12 weeks, then 2,000 IU daily.",
+])
+def test_maintenance_after_repletion_is_not_a_competing_schedule(line):
+    note = oracle_note(TASK)
+    assert _VITD_LINE in note
+    assert grade_note(TASK, note.replace(_VITD_LINE, line))["treatment_plan_documented"]
+
+
+@pytest.mark.parametrize("line", [
+    "1. Ergocalciferol (vitamin D2) 50,000 IU by mouth once daily for 8 weeks.",
+    "1. Ergocalciferol 50,000 IU weekly for 8 weeks. Then take 50,000 IU daily.",
+    "1. Cholecalciferol 2,000 IU daily.",
+])
+def test_wrong_vitamin_d_plans_still_fail(line):
+    note = oracle_note(TASK)
+    assert not grade_note(TASK, note.replace(_VITD_LINE, line))["treatment_plan_documented"]
+
+
+def test_ibandronate_plan_in_ckd3b():
+    note = oracle_note(TASK)
+    plan = values(TASK)["plan_line"]
+    good = note.replace(plan, "Start ibandronate 150 mg by mouth once monthly after the 8-week "
+                              "vitamin D course (prescription entered).")
+    assert grade_note(TASK, good)["treatment_plan_documented"]
+    bad = note.replace(plan, "Start ibandronate 150 mg by mouth once weekly after the 8-week "
+                             "vitamin D course (prescription entered).")
+    assert not grade_note(TASK, bad)["treatment_plan_documented"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, service_request, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "post_gi_bleed_followup"
@@ -234,7 +234,6 @@ def test_oracle_note_passes_on_a_variant():
 
 
 MED = "fhir_medication_request_create"
-SR = "fhir_service_request_create"
 
 
 def _rx(code: str, dose: float, unit: str, per_day: int, days: int | None = 14) -> dict:
@@ -270,11 +269,8 @@ def test_wrong_regimens_fail(actions):
 
 
 def _order(code: str, system: str, category: str, occurrence: str | None = None) -> dict:
-    arguments = {"patient": "{patient_id}", "code": code, "system": system,
-                 "category": category}
-    if occurrence:
-        arguments["occurrence"] = occurrence
-    return {"tool": SR, "arguments": arguments}
+    return service_request(code, system, category, **({"occurrence": occurrence}
+                                                       if occurrence else {}))
 
 
 def test_followup_orders_and_their_dates():
@@ -320,3 +316,42 @@ def test_chart_supports_the_penicillin_allergy(variant):
     codes = {c["code"] for r in chart if r["resourceType"] == "Condition"
              for c in r["code"]["coding"]}
     assert {"89748001", "K25.0"} <= codes and "K25.9" not in codes
+
+
+# Review finding 2: gastric biopsies for H. pylori at the repeat EGD are a biopsy-based test of
+# cure (ACG 2024), in place of a urea breath test or stool antigen.
+def _egd(note: str, field: str = "note", code: str = "43239",
+         occurrence: str | None = None) -> dict:
+    action = _order(code, "cpt", "procedure", occurrence or values(TASK)["repeat_egd_date"])
+    action["arguments"][field] = note
+    return action
+
+
+BIOPSY_TEST = ("Repeat EGD 8-12 weeks after the index endoscopy; antral and body biopsies for "
+               "H. pylori (histology + rapid urease test) as the test of cure; hold PPI 2 weeks "
+               "before.")
+
+
+@pytest.mark.parametrize("field", ["note", "reason"])
+def test_biopsy_test_of_cure_at_the_repeat_egd_counts(field):
+    assert run_actions(TASK, [_egd(BIOPSY_TEST, field)])["followup_tests_ordered"]
+    assert run_actions(TASK, [_egd("Gastric biopsies for Helicobacter pylori (CLO test) off PPI "
+                                   "for 2 weeks.", field, "43235")])["followup_tests_ordered"]
+
+
+@pytest.mark.parametrize("note", [
+    "Repeat EGD; biopsy any residual ulcer.",  # biopsies, but not for H. pylori
+    "Repeat EGD; biopsy any residual ulcer. No H. pylori biopsies needed.",
+    "Repeat EGD with biopsies of the ulcer and an H. pylori breath test afterwards.",
+    "Repeat EGD with biopsies of the ulcer margin; H. pylori status already known.",
+])
+def test_an_egd_without_biopsies_for_h_pylori_is_no_test_of_cure(note):
+    assert not run_actions(TASK, [_egd(note)])["followup_tests_ordered"]
+
+
+def test_biopsy_test_of_cure_too_soon_after_therapy_fails():
+    # an EGD at the start of its window comes before the 4 weeks after the course
+    early = values(TASK)["egd_window_start"]
+    assert early < values(TASK)["test_of_cure_earliest"]
+    assert not run_actions(TASK, [_egd(BIOPSY_TEST, occurrence=early)])[
+        "followup_tests_ordered"]

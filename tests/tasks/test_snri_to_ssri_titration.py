@@ -240,3 +240,30 @@ def test_other_antidepressants_fail_the_sertraline_checkpoint(code):
 
 def test_continuing_trazodone_is_allowed():
     assert run_actions(TASK, [_order("312940", 25), _order("856377", 50)])["sertraline_started"]
+
+
+# review finding 1: a titration written as consecutive orders is read as steps, not summed
+def test_titration_written_as_consecutive_orders_is_read_step_by_step():
+    seed = _seed_with_dose(225)
+    sequence = [_order("312940", 25, duration_days=7), _order("312941", 50, duration_days=30),
+                _order("313581", 150, duration_days=7),
+                _order("313585", 75, duration_days=7,
+                       sig="Days 8-14: take 75 mg by mouth daily, then stop.")]
+    verdicts = run_actions(TASK, sequence, seed)
+    assert verdicts["sertraline_started"] and verdicts["venlafaxine_reduced"]
+
+
+def test_orders_over_the_same_days_still_add_up():
+    seed = _seed_with_dose(225)
+    together = [_order("312940", 25, duration_days=30), _order("312941", 50, duration_days=30),
+                _order("313581", 150, duration_days=7), _order("313585", 75, duration_days=7)]
+    verdicts = run_actions(TASK, together, seed)
+    assert not verdicts["sertraline_started"]      # 75 mg a day
+    assert not verdicts["venlafaxine_reduced"]     # 150 + 75 capsules: 225 mg, unchanged
+
+
+def test_a_taper_that_goes_back_up_fails():
+    seed = _seed_with_dose(225)
+    orders = [_order("312940", 25), _order("313581", 150, duration_days=7),
+              _order("313585", 3, "capsule", duration_days=30)]   # then 225 mg again
+    assert not run_actions(TASK, orders, seed)["venlafaxine_reduced"]

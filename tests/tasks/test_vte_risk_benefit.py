@@ -341,3 +341,28 @@ def test_complete_phase_orders_no_anticoagulant_and_tells_the_pcp_to_stop():
     assert not _prescribed([stop, _rx("1364445", 5, 2, 36)], COMPLETE)  # the canonical order
     assert not _prescribed([stop, _rx("1364435", 2.5, 2, 90)], COMPLETE)  # extended phase
     assert not _prescribed([stop, _rx("1114198", 10, 1, 90)], COMPLETE)
+
+
+# Review finding 4: an explicit stop date in the sig ends the order before its supply and
+# refills run out ("30 days x (1 + 1 refill), through <stop date>, then stop").
+def _rx_until(days: int, refills: int, sig: str) -> dict:
+    action = _rx("1364445", 5, 2, days, refills=refills)
+    action["arguments"]["sig"] = sig
+    return action
+
+
+@pytest.mark.parametrize("variant", [PROVOKED, 4, 35])
+def test_provoked_order_ends_at_the_stop_date_in_its_sig(variant):
+    stop = date.fromisoformat(values(TASK, variant)["stop_date"])
+    for written in (stop.isoformat(), f"{stop:%m/%d/%Y}", f"{stop:%B} {stop.day}, {stop.year}"):
+        sig = f"Take 1 tablet (5 mg) by mouth twice daily through {written}, then stop."
+        assert _prescribed([_rx_until(30, 1, sig)], variant), written
+    # the same order without the stop date runs past 3 months
+    assert not _prescribed([_rx_until(30, 1, "Take 1 tablet (5 mg) by mouth twice daily.")],
+                           variant)
+    # a stop date months past the 3-month mark is extended therapy
+    late = "Take 1 tablet (5 mg) by mouth twice daily through 2027-12-31, then stop."
+    assert not _prescribed([_rx_until(30, 5, late)], variant)
+    # a stop date does not lengthen a supply that runs out weeks early
+    sig = f"Take 1 tablet (5 mg) by mouth twice daily through {stop.isoformat()}, then stop."
+    assert not _prescribed([_rx_until(7, 0, sig)], variant)
