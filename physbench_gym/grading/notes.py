@@ -332,7 +332,11 @@ def _segment(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
 
 _DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*)?[=:]")
 # A calculation written out: 'FIB-4 = (54 x 50) / (210 x sqrt(36)) = 1.89'.
-_FORMULA = re.compile(r"\d\s*[x*+]\s*\(?\d|\d\s+/\s+\(?\d|\)\s*/\s*\(?\d|sqrt|\u221a")
+_FORMULA = re.compile(r"\d\s*[x*+]\s*\(?\d|\d\s+/\s+\(?\d|\)\s*/\s*\(?\d|sqrt|\u221a"
+                      r"|\d\s+(?:times|plus|minus|divided by)\s+\d", re.IGNORECASE)
+# What introduces a calculation's result: '= 1.89', 'comes to about 1628 mg'.
+_RESULT = re.compile(r"=|\b(?:comes? to|came to|works? out to|equals|totals|amounts? to)\b",
+                     re.IGNORECASE)
 
 
 def _computes(clause: Clause, mention: Mention) -> bool:
@@ -340,7 +344,7 @@ def _computes(clause: Clause, mention: Mention) -> bool:
     is the first measure named in a clause that writes a formula out ('The FIB-4 index uses
     age, AST, ALT and platelets: (54 x 50) / (198 x sqrt 52) = 1.89')."""
     rest = clause.text[mention.end:]
-    if "=" not in rest:
+    if not _RESULT.search(rest):
         return False
     first = next((m for m in clause.mentions if m.group == "test"), None)
     return bool(_DEFINED.match(clause.text, mention.end)) or (
@@ -358,7 +362,8 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
     formula = own and (_FORMULA.search(clause.text, mention.end, own[-1].end)
                        or _computes(clause, mention))
     results = [q for q in own if formula and re.search(
-        r"(?:=|about|approximately|approx|~)\s*$", clause.text[max(0, q.start - 15):q.start])]
+        r"(?:=|about|approximately|approx|~|comes? to|works? out to|equals|totals)\s*$",
+        clause.text[max(0, q.start - 15):q.start])]
     stated = [q for q in own if q.role not in ("from", "limit", "reference", "duration")
               and not q.comparator]
     chosen = results[-1:] or stated
@@ -695,7 +700,7 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                     or _another_dose(clause, mention, args)):
                 continue  # 'no reduced-dose apixaban', 'no apixaban 2.5 mg': another regimen
             if decision in ("avoid", "stop") and accepted & _POSITIVE and _names_member(
-                    mention, args.concept) and not _own(mention) & chosen:
+                    mention, args.concept) and not _same_drug(_own(mention), chosen):
                 continue  # 'not restarting simvastatin' beside 'start a statin': one member
             if decision in opposite and _in_force(clause, mention, args, decision) and not later:
                 problem = problem or f"contradicts '{label}': \"{clause.text[:90]}\""
@@ -728,6 +733,9 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                         args.strict and mention.has(CONDITIONAL)
                         and not mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL)):
                     issue = _amount_issue(clause, mention, args)
+                    if issue == "" and decision == "stop" and args.timing is not None and (
+                            mention.has(ALTERNATIVE)):  # 'alternatively, X could be stopped'
+                        issue = "a stop with no time (now)"
                     if issue:
                         problem = problem or f"offers {issue}: \"{clause.text[:80]}\""
                 continue
@@ -750,6 +758,12 @@ def _names_member(mention: Mention, concepts: Iterable[str]) -> bool:
     shared = set(mention.concepts) & set(concepts)
     return bool(shared) and all(any(c in ancestors(x) - {x} for x in mention.concepts)
                                 for c in shared)
+
+
+def _same_drug(named: set[str], chosen: set[str]) -> bool:
+    """Whether a mention names a chosen drug or the drug a chosen form belongs to
+    ('metoprolol' beside 'metoprolol succinate'; not 'simvastatin' beside 'a statin')."""
+    return any(a in ancestors(b) for a in named for b in chosen)
 
 
 def _own(mention: Mention) -> set[str]:
@@ -1113,8 +1127,10 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
             decision = "implicit"
         if decision is None and mention.has(POSSIBLE, ALTERNATIVE) and not mention.negated:
             decision = "endorse"
-        if decision in args.action or decision == "allow" and not set(args.action).isdisjoint(
-                _POSITIVE_PLAN):  # allowing a drug that must never be ordered plans it
+        offered = mention.has(POSSIBLE, ALTERNATIVE) and any(  # 'could be stopped, or
+            a.kind in args.action and not a.negated for a in mention.later)  # continued'
+        if decision in args.action or offered or decision == "allow" and not set(
+                args.action).isdisjoint(_POSITIVE_PLAN):  # allowing a must-never plans it
             return CheckpointResult(False, f"plans or allows it ('{label}'): "
                                            f"\"{clause.text[:90]}\"")
     return CheckpointResult(True, f"'{label}' respected")

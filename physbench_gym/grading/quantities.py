@@ -358,8 +358,9 @@ _OTHER_PERIOD = re.compile(r"^\s*(?:mmol/l|meq/l|mmol|meq)?\s*(?:/|per|in|over|w
 # A course total written after the doses: '(1,500 mg total)', 'x2 doses, 3-8 d apart (1020 mg)'.
 _TOTAL_AFTER = re.compile(r"\s*(?:mg|g|mcg)?\s*(?:in\s+)?(?:total|cumulative|course|overall)\b",
                           re.IGNORECASE)
-_COURSE_ASIDE = re.compile(r"(?:\bx\s?\d+|\b\d+\s*(?:doses|infusions)|\btwice|\bapart)\b"
-                           r"[^()]*\(\s*$",
+# A course's total after its doses: 'x2 doses (1020 mg)', 'two doses 7 days apart = 1500 mg'.
+_COURSE_ASIDE = re.compile(r"(?:\bx\s?\d+|\b(?:\d+|two|three|four|five)\s*(?:doses|infusions)|"
+                           r"\btwice|\bapart)\b[^()=]*(?:\(|=)\s*$",
                            re.IGNORECASE)
 # '3 more months', 'another 5 weeks': time added to what has already passed.
 _MORE_WITHIN = re.compile(r"\b(?:more|additional|further|extra)\b", re.IGNORECASE)

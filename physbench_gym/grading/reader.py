@@ -821,7 +821,8 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
     mentions = _arrow_dose_change(text, mentions)
-    if text.rstrip().endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
+    if text.rstrip().endswith("?") or line.section == "question" and line.text.rstrip(
+            ).endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     for m in mentions]
     q_status = []
@@ -1418,11 +1419,16 @@ def _outside_parentheses(tokens: Any) -> list[Any]:
 
 
 def _only_dose_words(gap: Any) -> bool:
-    return len(gap) <= 14 and all(_DOSE_WORD.match(t.text) or t.is_space for t in gap)
+    return len(gap) <= 14 and all(_DOSE_WORD.match(t.text) or t.is_space or (
+        t.text == ">" and t.i and t.doc[t.i - 1].text == "-") for t in gap)  # 'X -> d/c'
+
 
 
 def _colon_between(gap: Any) -> bool:
-    return any(t.text in (":", "-", "–", "—", "=") for t in gap)
+    """A label's colon or dash between a concept and its verb; an arrow ('->') is a next
+    step, not a label ('12.5 mg bid -> increase to 25 mg')."""
+    return any(t.text in (":", "-", "–", "—", "=") and not (
+        t.text == "-" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].text == ">") for t in gap)
 
 
 # 'Stop PO iron - no further oral iron': a new negated statement after a dash.

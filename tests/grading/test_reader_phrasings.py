@@ -91,6 +91,14 @@ DENOSUMAB_Q6M = {"note_decision": {"concept": ["denosumab"], "action": ["start"]
                                    "every": {"min": 0.004, "max": 0.007}}}
 NO_LDCT_INSTEAD = {"note_never": {"concept": ["ldct"], "instead_of": ["chest_ct_followup"]}}
 
+CONTINUE_TO_3_MONTHS = {"note_decision": {"concept": ["apixaban"], "action": ["continue", "stop"],
+                                          "timing": {"min": 35, "max": 49, "unit": "d"}}}
+NO_SILDENAFIL = {"note_never": {"concept": ["sildenafil"]}}
+FCM_750 = {"note_decision": {"concept": ["ferric_carboxymaltose"], "action": ["start"],
+                             "dose": {"value": 750, "unit": "mg"}}}
+IRON_DEFICIT_1628 = {"note_value": {"concept": ["iron_deficit"], "value": 1628, "tolerance": 75,
+                                    "unit": "mg"}}
+
 
 @pytest.mark.parametrize(("spec", "note", "passed"), [
     # a drug class, then the drug that carries it out
@@ -343,6 +351,27 @@ NO_LDCT_INSTEAD = {"note_never": {"concept": ["ldct"], "instead_of": ["chest_ct_
     (NO_LDCT_INSTEAD, "No LDCT now: the diagnostic follow-up CT replaces it.", True),
     (NO_LDCT_INSTEAD, "Low-dose screening CT is an acceptable alternative to the diagnostic "
                       "follow-up CT.", False),
+    # stopping offered as an alternative with no time is stopping now; an offered later
+    # step that a must-not forbids counts
+    (CONTINUE_TO_3_MONTHS, "Continue apixaban for 6 more weeks, then stop.", True),
+    (CONTINUE_TO_3_MONTHS, "Continue apixaban for 6 more weeks, then stop. Alternatively, "
+                           "apixaban could be stopped, or continued; either is reasonable.", False),
+    (NO_THIAZIDE, "Alternatively, hydrochlorothiazide could be stopped, or continued at the "
+                  "current dose unchanged.", False),
+    # a refusal after an arrow; the referral's question asks, it does not plan
+    (NO_SILDENAFIL, "ED: pt requests sildenafil -> NOT prescribed (nitrate).", True),
+    (NO_SILDENAFIL, "**Question:** start sildenafil for ED + treatment for PE; order labs.\n"
+                    "**Plan:** no PDE5 inhibitor with his nitrate.", True),
+    (NO_SILDENAFIL, "ED: pt requests sildenafil -> prescribed 25 mg.", False),
+    # 'I entered X'; a course's total after its doses is no second dose
+    (FCM_750, "I entered ferric carboxymaltose 750 mg IV, two doses 7 days apart = 1500 mg.",
+     True),
+    (FCM_750, "I entered ferric carboxymaltose 1500 mg IV once.", False),
+    # a result a calculation 'comes to' is the first named measure's
+    (IRON_DEFICIT_1628, "Total iron deficit by Ganzoni using weight 81 kilos, 81 times 5.8 times "
+                        "2.4 plus 500, comes to about 1628 mg.", True),
+    (IRON_DEFICIT_1628, "Total iron deficit by Ganzoni using weight 81 kilos, 81 times 5.8 times "
+                        "2.4 plus 500, comes to about 1328 mg.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
