@@ -335,8 +335,8 @@ _DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*)?[=:]")
 _FORMULA = re.compile(r"\d\s*[x*+]\s*\(?\d|\d\s+/\s+\(?\d|\)\s*/\s*\(?\d|sqrt|\u221a"
                       r"|\d\s+(?:times|plus|minus|divided by)\s+\d", re.IGNORECASE)
 # What introduces a calculation's result: '= 1.89', 'comes to about 1628 mg'.
-_RESULT = re.compile(r"=|\b(?:comes? to|came to|works? out to|equals|totals|amounts? to)\b",
-                     re.IGNORECASE)
+_RESULT_WORDS = r"comes? to|came to|works? out to|equals|totals|amounts? to"
+_RESULT = re.compile(rf"=|\b(?:{_RESULT_WORDS})\b", re.IGNORECASE)
 
 
 def _computes(clause: Clause, mention: Mention) -> bool:
@@ -362,7 +362,7 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
     formula = own and (_FORMULA.search(clause.text, mention.end, own[-1].end)
                        or _computes(clause, mention))
     results = [q for q in own if formula and re.search(
-        r"(?:=|about|approximately|approx|~|comes? to|works? out to|equals|totals)\s*$",
+        rf"(?:=|about|approximately|approx|~|{_RESULT_WORDS})\s*$",
         clause.text[max(0, q.start - 15):q.start])]
     stated = [q for q in own if q.role not in ("from", "limit", "reference", "duration")
               and not q.comparator]

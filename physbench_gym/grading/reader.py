@@ -1168,7 +1168,7 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
         if _opens_aside(span.doc[spans[last].end:s.start].text, span.doc[s.end:].text):
             continue  # 'omalizumab 300 mg (next step; not started today)': the aside's own verb
         if _in_comma_aside(span.doc, spans[last].end, s):
-            continue  # 'Aspirin, held since admission, should be resumed now
+            continue  # 'Aspirin, held since admission, should be resumed now'
         gap = _outside_parentheses(span.doc[spans[last].end:s.start])
         if (side != "before" or _colon_between(gap) and not _other_object(s, span, spans)) and (
                 _only_dose_words(gap) or _INTERJECTION.match("".join(t.text_with_ws for t in gap))
@@ -1420,15 +1420,21 @@ def _outside_parentheses(tokens: Any) -> list[Any]:
 
 def _only_dose_words(gap: Any) -> bool:
     return len(gap) <= 14 and all(_DOSE_WORD.match(t.text) or t.is_space or (
-        t.text == ">" and t.i and t.doc[t.i - 1].text == "-") for t in gap)  # 'X -> d/c'
+        t.text == ">" and _in_arrow(t)) for t in gap)  # 'sildenafil -> NOT prescribed'
+
+
+def _in_arrow(token: Any) -> bool:
+    """Whether the token is half of an arrow written '->' (split into '-' and '>')."""
+    doc, i = token.doc, token.i
+    return (token.text == "-" and i + 1 < len(doc) and doc[i + 1].text == ">") or (
+        token.text == ">" and i > 0 and doc[i - 1].text == "-")
 
 
 
 def _colon_between(gap: Any) -> bool:
     """A label's colon or dash between a concept and its verb; an arrow ('->') is a next
     step, not a label ('12.5 mg bid -> increase to 25 mg')."""
-    return any(t.text in (":", "-", "–", "—", "=") and not (
-        t.text == "-" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].text == ">") for t in gap)
+    return any(t.text in (":", "-", "–", "—", "=") and not _in_arrow(t) for t in gap)
 
 
 # 'Stop PO iron - no further oral iron': a new negated statement after a dash.
