@@ -218,7 +218,8 @@ def section_of(title: str, loose: bool = False) -> str | None:
     for candidate in (" ".join(words[:2]), words[0], " ".join(words[-2:]), words[-1]):
         if table.get(candidate) in ("plan", "assessment") or (
                 " " in candidate and table.get(candidate) in ("avoid", "options")) or (
-                candidate == words[0] and table.get(candidate) in ("history", "question")):
+                candidate == words[0] and not (candidate == "id" and len(words) > 1)
+                and table.get(candidate) in ("history", "question")):  # not 'ID e-consult'
             return table[candidate]
     medication = not any(re.match(r"episode|status|symptom|presentation|problem|issue|illness|"
                                   r"situation|lab|result|finding|assessment|condition|state|"

@@ -40,6 +40,9 @@ _CONCENTRATION = re.compile(r"\[((?:Na|K|Cl|Ca|Mg|HCO3|H)\+*-*)\]")
 _DASH_BETWEEN_NUMBERS = re.compile(r"(?<=\d)\s*[\u2013\u2014]\s*(?=\d)")
 # 'CHA2DS2VASc=2', 'FIB4=1.9': a score glued to its value reads as two words.
 _GLUED_EQUALS = re.compile(r"(?<=[A-Za-z])=(?=[\d<>~])")
+# 'CrCl = approx. 41': an abbreviation's period that is no sentence end; a dictated 'slash'.
+_APPROX_DOT = re.compile(r"\b(approx|est|ca|abt)\.(?=\s*[\d~(])", re.IGNORECASE)
+_SPOKEN_SLASH = re.compile(r"(?<=\w) slash (?:(one|two)\b)?(?=\s*\w)", re.IGNORECASE)
 _SPACED_DASH = re.compile(r"[ \t]*[\u2013\u2014][ \t]*|[ \t]+--?[ \t]+")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`+)(?=\S)(.+?)(?<=\S)\1")
 _STRAY_EMPHASIS = re.compile(r"\*\*|__|`")
@@ -47,7 +50,7 @@ _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _HTML_BREAK = re.compile(r"<\s*br\s*/?\s*>|</?\s*(?:p|div|li|tr)\s*>", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?\s*[a-zA-Z][^>]*>")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-_BULLET = re.compile(r"^\s*(?:[-*+]|->|=>|[•▪◦➤►]|\d{1,2}[.)]|[a-z][.)]|\[[ xX]\])\s+")
+_BULLET = re.compile(r"^\s*(?:[-*+]|->|=>|[•▪◦➤►]|\(?\d{1,2}[.)]|\(?[a-z][.)]|\[[ xX]\])\s+")
 _RULE = re.compile(r"^\s*(?:[-*_=]\s*){3,}$")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _LABEL = re.compile(r"^\s*((?:\d+[-/]?(?=[A-Za-z]))?[A-Za-z][A-Za-z0-9/&()' -]{0,40}?)\s*:\s*(.*)$")
@@ -110,9 +113,11 @@ _TWO_DIGITS = rf"(?:{'|'.join(_TEENS)}|(?:{'|'.join(_TENS)})(?:[ -](?:{'|'.join(
 # Spoken shapes the number library reads as two numbers: 'twenty twenty six' (a year) and
 # 'one forty four' (a lab value said as 'one-forty-four').
 _SPOKEN_PAIR = re.compile(rf"(?<![\w-])(nineteen|twenty|{'|'.join(_UNITS)})[ -]({_TWO_DIGITS})"
-                          r"(?![\w-]| (?:hundred|thousand|point)\b)", re.IGNORECASE)
+                          r"(?![\w-]| (?:hundred|thousand|point)\b"
+                          r"| (?:mg|milligrams?|mcg|micrograms?) (?:tablets?|tabs?|capsules?)\b)",
+                          re.IGNORECASE)  # not 'two ten milligram tablets'
 _POINT_ONLY = re.compile(r"(?<![\w.])point (\d+)\b", re.IGNORECASE)
-_HALVES = {"one": "1", "two": "2"}
+_SMALL = {"one": "1", "two": "2"}  # words the number library leaves alone
 _AND_A_HALF = re.compile(r"(?<![\d.])\b(\d+|one|two) and a half\b", re.IGNORECASE)
 
 
@@ -130,6 +135,8 @@ def _spoken_pair(match: re.Match[str]) -> str:
     return str((_UNITS.index(head) + 1) * 100 + tail)
 
 
+# 'two to four weeks', 'one or two doses': a small number that opens a range.
+_SMALL_RANGE = re.compile(r"\b(one|two|\d+)(\s+(?:to|or)\s+|-)(one|two|\d+)\b", re.IGNORECASE)
 # 'CHA2DS2-VASc is zero', 'a score of two': a small number as the value of what precedes it.
 _SMALL_VALUE = re.compile(r"(\b(?:is|of|was|equals)\s|[=:]\s?)(zero|one|two)\b(?!\s+of\b)",
                           re.IGNORECASE)
@@ -141,10 +148,12 @@ def spoken_numbers(text: str) -> str:
     alone stay words ('one of', 'no one'), which the quantity reader handles itself."""
     text = _SPOKEN_PAIR.sub(_spoken_pair, text)
     text = alpha2digit(text, "en")
+    text = _SPOKEN_SLASH.sub(lambda m: "/" + _SMALL.get((m.group(1) or "").lower(), ""), text)
+    text = _SMALL_RANGE.sub(lambda m: "".join(_SMALL.get(g.lower(), g) for g in m.groups()), text)
     text = _POINT_ONLY.sub(r"0.\1", text)
     text = _SMALL_VALUE.sub(
         lambda m: m.group(1) + str(("zero", "one", "two").index(m.group(2).lower())), text)
-    return _AND_A_HALF.sub(lambda m: f"{_HALVES.get(m.group(1).lower(), m.group(1))}.5", text)
+    return _AND_A_HALF.sub(lambda m: f"{_SMALL.get(m.group(1).lower(), m.group(1))}.5", text)
 
 
 def normalize_characters(text: str) -> str:
@@ -162,6 +171,7 @@ def normalize_characters(text: str) -> str:
     text = _CONCENTRATION.sub(r"\1", text)
     text = re.sub(r"\)(?=[:;])", ") ", text)
     text = _GLUED_EQUALS.sub(" = ", text)
+    text = _APPROX_DOT.sub(r"\1", text)
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
     return expand_intervals(spoken_numbers(text.replace("\t", " ").replace("\r", "")))
@@ -187,6 +197,7 @@ def lines(note: str) -> tuple[Line, ...]:
     paragraph: list[str] = []
     table: list[list[str]] = []
     parent: tuple[int, str] | None = None  # a bare list item that labels the items under it
+    rejected_from: str | None = None  # the section a list of rejected options interrupts
 
     def flush_paragraph() -> None:
         if paragraph:
@@ -210,10 +221,18 @@ def lines(note: str) -> tuple[Line, ...]:
         if not stripped or _RULE.match(stripped):
             flush_paragraph()
             after_blank = True  # a blank line ends a list item too
+            if rejected_from is not None:
+                section, rejected_from = rejected_from, None
             continue
         item_goes_on, after_blank = not after_blank, False
         stripped = re.sub(r"^\s*>\s?", "", stripped)
         heading = _heading(stripped)
+        if heading is None and _REJECTING_LEAD.search(stripped):
+            # 'I considered and rejected the following alternatives:' over the list it heads
+            flush_paragraph()
+            out.append(Line(stripped, "avoid", "heading"))
+            rejected_from, section = section, "avoid"
+            continue
         if heading is not None:
             flush_paragraph()
             title, rest = heading
@@ -247,10 +266,13 @@ def lines(note: str) -> tuple[Line, ...]:
             # for itself; a labelled paragraph opens a section ('Hx: ...'). A label that names
             # more than its section ('Sodium trend: 137 -> 126') stays part of the text.
             flush_paragraph()
-            if section_of(label.group(1)):
+            if section_of(label.group(1)) and label.group(1).lower() not in _STEP_LABELS:
                 text = label.group(2).strip()
                 if labelled == "question" and text and not text.endswith("?"):
                     text += "?"  # 'Q: statin choice and dose' asks, it does not plan
+            if section == "plan" and labelled == "avoid" and text:
+                out.append(Line(text, "avoid", "item" if bullet else "paragraph"))
+                continue  # 'AVOID: systemic corticosteroids' among the plan's lines
             if section != "plan":
                 line_section = labelled
                 if labelled == "avoid" and text and not bullet and text.rstrip().endswith("."):
@@ -291,6 +313,12 @@ def lines(note: str) -> tuple[Line, ...]:
 
 
 _ASIDE = re.compile(r"\s*\([^()]*\)")
+# Section labels that also name the step they head ('Follow-up: 2 weeks'): kept in the text.
+_STEP_LABELS = frozenset({"follow-up", "follow up", "followup", "f/u", "monitoring"})
+# A sentence that heads a list of options turned down, up to the next blank line.
+_REJECTING_LEAD = re.compile(r"^[^:]{0,60}\b(?:rejected|decided against|advise against|"
+                             r"recommend against|would avoid|ruled out|not recommended|"
+                             r"not advised)\b[^:]{0,40}:$", re.IGNORECASE)
 # A list item that only names what the items nested under it are about ('TSH', 'Labs:').
 _BARE_LABEL = re.compile(r"[A-Za-z][\w/&()' +-]{0,30}:?")
 
@@ -347,6 +375,7 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
     if header and any(section_of(h) for h in header[:1]):
         section = section_of(header[0]) or section
     schedule = bool(header) and bool(_STEP_HEADER.match(header[0]))
+    planned = any(_PLAN_HEADER.fullmatch(h.strip()) for h in header)  # '| Step | Timing |'
     for index, (row, date) in enumerate(zip(body, dates, strict=False)):
         cells = [c for c in row]
         first, rest = (cells[0], cells[1:]) if cells else ("", [])
@@ -364,7 +393,8 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
             parts.append(f"{name} {cell}".strip() if labelled else cell)
         text = f"{first}: {', '.join(parts)}" if first and parts else first or ", ".join(parts)
         # a table of results dates its rows; a plan's dates are when things will be done
-        latest = None if date is None or section not in _RESULT_SECTIONS else date == newest
+        latest = None if date is None or section not in _RESULT_SECTIONS or planned else (
+            date == newest)
         out.append(Line(text, section, "row", latest, schedule and index > 0))
     return out
 
@@ -375,6 +405,8 @@ _GENERIC_HEADER = re.compile(r"(?:details?|frequency|freq|"
                              r"drug\s*/\s*test|agents?|what|when|how|instructions?|sig|"
                              r"schedule|interval|specifics)")
 _VALUE_CELL = re.compile(r"\s*(?:[<>=~]|\*\*)*\s*[-+]?\d")
+_PLAN_HEADER = re.compile(r"(?:step|timing|when|due|purpose|action|plan|next steps?|"
+                          r"recommendations?|target date|scheduled?)", re.IGNORECASE)
 _STEP_HEADER = re.compile(r"\s*(?:weeks?|wks?|days?|step|phase|period|time|when|stage|dates?)\b",
                           re.IGNORECASE)
 

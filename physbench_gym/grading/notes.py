@@ -330,13 +330,14 @@ def _segment(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     return own or (clause.quantities if len(clause.mentions) == 1 else ())
 
 
-_DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*)?[=:]")
+_DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*|from [^:=()]{1,30})?[=:]")  # 'FIB-4 from the labs:'
 # A calculation written out: 'FIB-4 = (54 x 50) / (210 x sqrt(36)) = 1.89'.
 _FORMULA = re.compile(r"\d\s*[x*+]\s*\(?\d|\d\s+/\s+\(?\d|\)\s*/\s*\(?\d|sqrt|\u221a"
-                      r"|\d\s+(?:times|plus|minus|divided by)\s+\d", re.IGNORECASE)
+                      r"|\d\s+(?:times|plus|minus|divided by)\s+(?:[A-Za-z-]+\s+){0,3}\d"
+                      r"|square root", re.IGNORECASE)  # 'age 54 times AST 50 divided by ...'
 # What introduces a calculation's result: '= 1.89', 'comes to about 1628 mg'.
 _RESULT_WORDS = r"comes? to|came to|works? out to|equals|totals|amounts? to"
-_RESULT = re.compile(rf"=|\b(?:{_RESULT_WORDS})\b", re.IGNORECASE)
+_RESULT = re.compile(rf"=|->\s*~?\d|\b(?:{_RESULT_WORDS})\b", re.IGNORECASE)
 
 
 def _computes(clause: Clause, mention: Mention) -> bool:
@@ -362,7 +363,7 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
     formula = own and (_FORMULA.search(clause.text, mention.end, own[-1].end)
                        or _computes(clause, mention))
     results = [q for q in own if formula and re.search(
-        rf"(?:=|about|approximately|approx|~|{_RESULT_WORDS})\s*$",
+        rf"(?:=|->|about|approximately|approx|~|{_RESULT_WORDS})\s*$",
         clause.text[max(0, q.start - 15):q.start])]
     stated = [q for q in own if q.role not in ("from", "limit", "reference", "duration")
               and not q.comparator]
@@ -664,6 +665,9 @@ class NoteDecisionArgs(NoteArgs):
     timing_total: bool = Field(default=False, description=(
         "'timing' is the whole course: time added to what has passed ('another 3 months') "
         "does not state it."))
+    first_dose: Amount | None = Field(default=None, description=(
+        "The range of a dose written as the first one ('an initial 12 mg', 'first dose "
+        "4 mg'): another first dose fails wherever it is written."))
 
 
 @primitive("note_decision", NoteDecisionArgs, {FILE})
@@ -690,6 +694,10 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                 and not clause.reporting and not mention.negated):
             problem = problem or f"repeats a single dose: \"{clause.text[:90]}\""
             continue
+        first = _first_dose_issue(clause, args) if mention.decision is not None or (
+            _decision(clause, mention, args) is not None) else None
+        if first and not mention.has(CONDITIONAL, HISTORICAL, FAMILY, COUNTERFACTUAL):
+            problem = problem or f"{first}: \"{clause.text[:90]}\""
         for index, (decision, step) in enumerate(_decisions(clause, mention, args)):
             later = (index > 0 and not _offered_instead(clause, mention, step)
                      ) or mention.decision is None and bool(mention.later)
@@ -751,6 +759,22 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
         return CheckpointResult(True, f"states '{label}'" if asserted
                                 else f"nothing contradicts '{label}'")
     return CheckpointResult(False, f"does not state '{label}'")
+
+
+def _first_dose_issue(clause: Clause, args: NoteDecisionArgs) -> str | None:
+    """A first dose out of 'first_dose' ('administer an initial 12 mg' of buprenorphine)."""
+    if args.first_dose is None:
+        return None
+    for quantity in clause.quantities:
+        if _FIRST_DOSE.search(clause.text[max(0, quantity.start - 40):quantity.start]):
+            reading = args.first_dose.reading(quantity, args.first_dose.unit, {})
+            if reading is not None and not args.first_dose.accepts(reading):
+                return f"first dose {_show(quantity)}"
+    return None
+
+
+_FIRST_DOSE = re.compile(r"\b(?:initial|first|starting|induction|test)\s+(?:dose\s+)?(?:of\s+)?"
+                         r"(?:is\s+|=\s*|:\s*)?$", re.IGNORECASE)
 
 
 def _names_member(mention: Mention, concepts: Iterable[str]) -> bool:
@@ -828,8 +852,9 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
     if clause.reporting or mention.has(HISTORICAL, ATTRIBUTE) or clause.past_dated:
         return None  # 'adverse effects of venlafaxine XR 150 mg' plans nothing
     if clause.section == "avoid":
-        if mention.has(CONDITIONAL) or re.search(r"\bthan\s*$", clause.text[:mention.start]):
-            return None  # 'fosfomycin (less effective than NFT; only if NFT cannot be taken)'
+        if mention.has(CONDITIONAL) or _COMPARED_WITH.search(clause.text[:mention.start]):
+            return None  # 'fosfomycin (less effective than NFT; only if NFT cannot be taken)',
+            # 'no benefit over high-dose cetirizine'
         return "avoid"  # named under 'Agents excluded' or 'What to avoid'
     line_start = mention.start <= 3 or clause.kind in ("item", "row") or bool(
         _WITH_LEAD.search(clause.text[:mention.start]) and clause.mentions
@@ -847,6 +872,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
 
 
 
+_COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\s+"
+                            r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.
 _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do|did|can|will|"
                          r"would|may|might|must|works|acts|takes)\b", re.IGNORECASE)
@@ -995,7 +1022,8 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
 
 
 # A single dose given again: 'a second 3 g sachet on day 3', 'repeat in 72 h'.
-_REPEAT = re.compile(r"\b(?:second|2nd|third|repeat(?:ed)?|another|additional|again|day [2-9]|"
+_REPEAT = re.compile(r"(?<!\bnot )(?<!\bno )(?<!\bnever )(?<!\bdon't )"  # not 'do not repeat it'
+                     r"\b(?:second|2nd|third|repeat(?:ed)?|another|additional|again|day [2-9]|"
                      r"every (?:\d+|other)|q\s?\d+\s?(?:h|d)|x\s?[2-9]|[2-9] doses)\b",
                      re.IGNORECASE)
 # A later step of a titration or taper: its doses are not the first step's.
@@ -1039,7 +1067,9 @@ def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
     if mention.action is not None and mention.action.negated:
         return ""  # 'do not stop apixaban after 3 months' commits to no time
     times = [q for q in clause.quantities
-             if q.start >= mention.end and q.unit in ("d", "wk", "mo", "y")
+             if (q.start >= mention.end or _TIME_LABEL.match(clause.text[q.end:])
+                 and not clause.text[:q.start].strip(" ([*"))  # '4-6 weeks: visit with PHQ-9'
+             and q.unit in ("d", "wk", "mo", "y")
              and q.role not in ("from", "reference")
              and clause.quantity_status(q).isdisjoint({CONDITIONAL, HISTORICAL, COUNTERFACTUAL})]
     if not times:
@@ -1060,6 +1090,7 @@ def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
     return None if any(fits) else f"time {_show(times[0])}"
 
 
+_TIME_LABEL = re.compile(r"\s*(?:\)|\*)*\s*:")
 _OR_BETWEEN = re.compile(r"[^.;]{0,12}\b(?:or|and)\b\s*(?:in|at|after|within|for)?\s*",
                          re.IGNORECASE)
 
@@ -1184,8 +1215,9 @@ _NOT_NOW = re.compile(r"\b(?:today|now|yet|at this time|at this point|for now|at
 
 
 # An offer to start now, whatever the wish it is hedged on ('may be started now if she prefers').
-_STARTS_NOW = re.compile(r"\b(?:now|today|right away|immediately|straight away|at once|"
-                         r"instead of (?:up-?dosing|waiting))\b", re.IGNORECASE)
+_STARTS_NOW = re.compile(r"(?<!\bnot )(?<!\bnot started )(?<!\bnot starting )(?<!\bnot given )"
+                         r"\b(?:now|today|right away|immediately|straight away|at once|"
+                         r"instead of (?:up-?dosing|waiting))\b", re.IGNORECASE)  # not 'not now'
 
 
 @primitive("note_contingency", NoteContingencyArgs, {FILE})

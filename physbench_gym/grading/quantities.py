@@ -27,7 +27,8 @@ _TABLETS = re.compile(
     rf"(?P<u2>mg|mcg|g)\s*(?:each|apiece|per (?:tablet|capsule|tab|cap))?\s*\))",
     re.IGNORECASE)
 _STRENGTH = re.compile(
-    rf"(?P<a>{_NUMBER})\s*(?:mg)?\s*/\s*(?P<b>{_NUMBER})\s*mg\b", re.IGNORECASE)
+    rf"(?P<a>{_NUMBER})\s*(?:mg|milligrams?)?\s*/\s*(?P<b>{_NUMBER})\s*(?:mg|milligrams?)\b",
+    re.IGNORECASE)
 _RATIO = re.compile(rf"(?<![\w./])(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})(?![\w./])")
 _UNIT = re.compile(
     r"\s*-?\s*(?:(?P<more>more|additional|further|extra)\s+)?(?P<unit>(?:x\s?10\^?\*?\d+/[a-z]+|10\^\d+/[a-z]+|10\*\d+/[a-z]+"
@@ -259,6 +260,9 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = [(m.start(), m.end()) for m in _DATE.finditer(clause)]
     taken.extend((m.start(), m.end()) for m in _CODE.finditer(clause))  # 'LOINC 3016-3'
+    enumerator = _ENUMERATOR.match(clause)  # '(2) from day 2, 16 mg daily'
+    if enumerator:
+        taken.append((enumerator.start(), enumerator.end()))
     dated: list[tuple[int, int]] = []  # a date two patterns read ('2026-06-17') counts once
     for quantity in _calendar_dates(clause, today):
         if quantity.role == "date" and not any(a <= quantity.start < b for a, b in dated):
@@ -493,12 +497,17 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
         if not role and _REFERENCE_CONTEXT.search(clause[max(0, quantity.start - 30):
                                                           quantity.start]):
             role = "reference"
-        if quantity.comparator and not role:
-            role = "limit"
+        if quantity.comparator and not role or not role and _OR_BEYOND.match(after):
+            role = "limit"  # '< 30', 'at CrCl 30 or less'
         out.append(Quantity(quantity.value, quantity.unit, quantity.start, quantity.end,
                             quantity.comparator, quantity.high, role, quantity.secondary,
                             quantity.daily))
     return out
+
+
+_ENUMERATOR = re.compile(r"\s*\(\d{1,2}\)\s")
+_OR_BEYOND = re.compile(r"\s*(?:or|and)\s+(?:less|lower|below|under|fewer|more|greater|higher|"
+                        r"above|over)\b", re.IGNORECASE)
 
 
 # Schedules: administrations per day, or 'single' for a one-time dose.

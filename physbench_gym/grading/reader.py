@@ -55,7 +55,7 @@ _AUXILIARY = frozenset({"do", "does", "did", "should", "would", "will", "to", "b
                         "want", "wish", "plan", "yet", "longer", "again", "routinely",
                         "routine", "also", "now", "strongly", "definitely", "certainly", "a",
                         "the", "reason", "needed", "/", "or", "and", "nor", "ever", "rather",
-                        "mean",
+                        "mean", "think", "believe", "feel", "that", "they", "patient",
                         "means", "require", "requires", "warrant", "warrants", "justify",
                         "justifies", "indication", "automatically", "immediately"})
 _SENTENCE_HINT = re.compile(r"[.!?]\s+\S")
@@ -403,7 +403,8 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
                if c.section == clause.section or dose_form]
     earlier = [found for found in earlier if found]
     if not (doses or dose_form) or not earlier or any(
-            m.group == "drug" for m in clause.mentions) or not (
+            m.group == "drug" and not (doses and _REASON_BETWEEN.search(
+                clause.text, doses[0].end, m.start)) for m in clause.mentions) or not (
             clause.section == "plan" or clause.actions or dose_form
             or _FORWARD_LOOKING.search(clause.text)):
         return clause
@@ -417,6 +418,10 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
         elided = dataclasses.replace(elided, statuses=elided.statuses | {CONDITIONAL})
     elided = _arrow_contingency(clause.text, [elided], clause.actions)[0]
     return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
+
+
+# '24 mg daily - chosen because of his fentanyl use': a drug named in the reason, not the dose's.
+_REASON_BETWEEN = re.compile(r"\s-\s|\bbecause\b|\bgiven\b|\bdue to\b", re.IGNORECASE)
 
 
 def _continue_subject(clause: Clause, previous: Clause) -> Clause:
@@ -676,15 +681,21 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
     from spacy.util import filter_spans
 
     taken = {i for span in concepts for i in range(span.start, span.end)}
+    concept_starts = {span.start for span in concepts}
     sides: dict[tuple[int, int, str], set[str]] = {}
     for match_id, start, end in pipeline.verb_matcher(doc):
-        if start and doc[start - 1].lower_ in _DEMONSTRATIVES:
-            continue  # 'a message about this change', 'every Rx': a noun, not a verb
+        if start and doc[start - 1].lower_ in _DEMONSTRATIVES and not (
+                start > 1 and doc[start - 2].lower_ in _CAUSATIVES) and (
+                doc[start].lower_ not in ("rules", "excludes", "precludes")):
+            continue  # 'this change', 'every Rx'; not 'have her stop', 'that rules out X'
+
         if doc[start].lower_ in ("rx", "prescription", "script") and start > 1 and (
                 doc[start - 2].lower_ in _DEMONSTRATIVES):
             continue  # 'Current thyroid Rx: levothyroxine 75 mcg'
-        if start and doc[start - 1].lower_ in ("a", "an") and doc[start].lower_.endswith("ed"):
-            continue  # 'with a continued fall': an adjective
+        if start and doc[start].lower_.endswith("ed") and (
+                doc[start - 1].lower_ in ("a", "an") or doc[start - 1].lower_ in _BEFORE_ADJECTIVE
+                and end in concept_starts):
+            continue  # 'with a continued fall', '(repeated steroid bursts)': an adjective
         if start > 1 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ or (
                 end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
                 and end + 1 < len(doc) and doc[end + 1].is_alpha):
@@ -713,6 +724,13 @@ _ENDORSING_SUBJECT = re.compile(
     r"recommendation|approach|management|choice|option)\b[^.;:(),\n]{0,30}?"
     r"\b(is|are|remains|will be)"
     r"\s+(?!not\b|no\b|a\s+poor|unclear|uncertain|limited|debated)", re.IGNORECASE)
+# The start of a line that lists an option: '(1) ', '- ', 'b) '.
+_OPTION_OPENS = re.compile(r"\s*(?:\(?\w\)|\d{1,2}[.)]|[-*])?\s*$")
+_CAUSATIVES = frozenset({"have", "has", "let", "help", "helped", "make", "ask", "asked", "tell",
+                         "told", "advise", "advised", "instruct", "instructed", "get"})
+# '(repeated steroid bursts)', 'despite continued aspirin use': a participle naming its noun.
+_BEFORE_ADJECTIVE = frozenset({"(", ",", "of", "with", "after", "despite", "by", "from", "and",
+                               "or", "but"})
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those", "such", "every", "each", "his",
                              "her", "their", "its", "last", "prior", "previous", "same", "any",
                              "active", "current", "home", "existing", "old"})
@@ -788,8 +806,10 @@ _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside:
 # 'nitrofurantoin ... so it should be avoided': a verb whose subject is a pronoun for the drug.
 _PRONOUN_BEFORE = re.compile(r"\b(?:it|this|they|these|them|which)\s+(?:\w+\s+){0,3}$",
                              re.IGNORECASE)
-_LINE_GOES_ON = re.compile(r"[ \t]*(?!(?:further|more|needed|planned|now|for now|at this time|"
-                           r"currently|indicated|recommended|required)\b)[\w(]", re.IGNORECASE)
+_LINE_GOES_ON = re.compile(r"[ \t]*(?!(?:needed|planned|now|for now|at this time|currently|"
+                           r"indicated|recommended|required)\b)(?!(?:further|more)\b[ \t]*(?:$|"
+                           r"[^\w \t(]|needed|planned|now|indicated|recommended|required))[\w(]",
+                           re.IGNORECASE)  # 'Steroids: no further.', not 'no further bursts'
 # '... rather than withdrawing it': a later verb the writer turns down.
 _REJECTED_VERB = re.compile(r"\b(?:rather than|instead of|in place of|as opposed to|not|never|"
                             r"no longer)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
@@ -805,6 +825,8 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
             found: tuple[Quantity, ...], statuses: dict, past_dated: bool,
             past_asides: tuple[tuple[int, int], ...] = ()) -> Clause:
     spans = [s for s in concept_spans if start <= s.start_char < end]
+    found = tuple(q for q in found if not any(  # the '25' of '25-OH D' names, it is no value
+        s.start_char - start <= q.start and q.end <= s.end_char - start for s in spans))
     verbs = [(s, kind, side) for s, kind, side in verb_spans if start <= s.start_char < end]
     actions = tuple(Action(kind, s.text.lower(), s.start_char - start) for s, kind, _ in verbs)
     mentions = []
@@ -934,8 +956,9 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
 
     added = []
     for verb, _, _ in verbs:
-        if verb.end >= len(doc) or doc[verb.end].lower_ not in ("it", "them"):
-            continue
+        if verb.end >= len(doc) or doc[verb.end].lower_ not in ("it", "them") or (
+                verb.text.lower().startswith("repeat")):
+            continue  # 'do not repeat it' is about a second dose, not the drug
         line = line_of(verb.start_char)
         earlier = [s for s in concepts if s.end <= verb.start and line_of(s.start_char) is line]
         drugs = [s for s in earlier if _span_group(s) == "drug"]
@@ -978,6 +1001,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
             r"\b(?:to|for|with|onto|over to)\s+(?:\w+\s+){0,2}$",
             text[action.start + len(action.text):begin], re.IGNORECASE):
         action = Action("start", action.text, action.start, action.negated)  # 'switch to X'
+    if action is not None and line.section == "avoid" and action.text.endswith("ing") and (
+            _OPTION_OPENS.match(text[:action.start])):
+        action = Action("avoid", action.text, action.start)  # rejected: '(1) Adding X'
     implied = lexicon.acting_terms().get(span.text.lower())
     if implied and (action is None or action.start < begin):
         action = Action(implied, span.text.lower(), begin)  # 'restrict fluids to 800 mL'
@@ -1003,8 +1029,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
             span.start_char) and action.kind != "avoid":
         action = None  # 'ideally stop, and especially no binges': the 'no' is the object's
     if action is not None and negated and not action.negated and not (
-            action.start >= end and negation.start < span.start_char
-            and action.kind == "avoid"):
+            action.kind == "avoid" and negation.start < span.start_char
+            and (action.start >= end or action.start + offset < negation.start)):
+        # 'No naltrexone (contraindicated)', 'Avoid steroids: no prednisone bursts': both avoid
         action = Action(action.kind, action.text, action.start, negated=True)
     if action is not None and action.start >= end and negation is not None and (
             negation.start < span.start_char) and action.kind == "avoid":
@@ -1031,7 +1058,8 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
             text) or _OPENS_WITH_THRESHOLD.match(text):
         status = status | {CONDITIONAL}  # 'if Hb has not normalized, then proceed to EGD',
         # '...; below 30, stop metformin'
-    if action is not None and _PAST_FORM.search(action.text) and (past_dated or any(
+    if action is not None and _PAST_FORM.search(action.text) and not (
+            action.text.startswith(("i ", "we "))) and (past_dated or any(
             a <= action.start < b for a, b in past_asides) or _PAST_NARRATIVE.match(text)):
         # 'ASA 81 (held since 2/25)', 'sertraline 50 mg started 12/20/25',
         # 'He was discharged on pantoprazole with aspirin held'
@@ -1281,7 +1309,8 @@ def _first_boundary(text: str, start: int, end: int) -> int:
 _JOINER = re.compile(
     r"^(?:[\s,/&+()]|and|or|nor|plus|including|incl|such|as|e\.?g\.?|i\.?e\.?|the|his|her|a|an|"
     r"any|all|either|both|also|other|oral|topical|iv|po|sl|sc|daily|bid|tid|qid|qd|once|twice|"
-    r"weekly|monthly|mg|mcg|g|iu|units?|tablets?|capsules?|[\d.,/-]+|x|by|mouth|then|-)+$",
+    r"weekly|monthly|mg|mcg|g|iu|units?|tablets?|capsules?|[\d.,/-]+|x|by|mouth|then|-|"
+    r"for|days?|weeks?|wks?|months?|at|bedtime|nightly)+$",  # '... for 2 weeks and sertraline'
     re.IGNORECASE)
 
 
@@ -1289,11 +1318,13 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
     """Whether a verb reaches a concept over the concepts between them: only through a list
     ('avoid NSAIDs, including ibuprofen and naproxen'), not over a phrase that makes the later
     concept the object of something else ('avoid calcium within 4 hours of levothyroxine')."""
-    words, depth = [], 0
+    words, depth, starts_concept = [], 0, []
+    concept_starts = {s.start for s in spans}
     for token in span.doc[verb.end:span.start]:  # a parenthesis is an aside: skip its words
         depth += token.text.count("(") - token.text.count(")")
         if depth <= 0 and ")" not in token.text:
             words.append(token.lower_)
+            starts_concept.append(token.i + 1 in concept_starts or token.i + 1 == span.start)
         depth = max(depth, 0)
     between = [s for s in spans if verb.end <= s.start and s.end <= span.start]
     if len(between) == 1 and _NAMES_MEMBER.match(span.doc[between[0].end:span.start].text) and (
@@ -1307,9 +1338,10 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
     for i, word in enumerate(words):
         if word == "to" and i + 1 < len(words) and words[i + 1] in _PURPOSE_VERBS:
             continue  # 'a TTE to assess LV function, a sleep study': a purpose, not an object
-        if word in ("and", ",", "plus") and i + 1 < len(words) and words[i + 1] in (
-                "a", "an", "the", "also", "as") or words[i:i + 3] == ["as", "well", "as"]:
-            blocked = False  # 'an EGD with biopsies and a colonoscopy': a new conjunct
+        if word in ("and", ",", "plus") and (i + 1 < len(words) and words[i + 1] in (
+                "a", "an", "the", "also", "as") or starts_concept[i]) or words[i:i + 3] == [
+                "as", "well", "as"]:
+            blocked = False  # 'an EGD with biopsies and a colonoscopy', '... and sertraline'
         elif word in _PREPOSITIONS and not (
                 word == "of" and (words[i - 1] if i else verb[-1].lower_) in _OF_HEADS
                 or word in ("to", "from", "with", "on") and moving):
@@ -1356,7 +1388,13 @@ _OF_HEADS = frozenset({"dose", "doses", "course", "trial", "use", "regimen", "th
 
 def _boundary_between(tokens: Any) -> bool:
     """Whether a word that opens another clause lies between a verb and a concept."""
-    return any(t.lower_ in _BOUNDARY for t in tokens)
+    return any(t.lower_ in _BOUNDARY and not (  # 'once daily' is a schedule
+        t.lower_ == "once" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ in _SCHEDULE_WORDS)
+        for t in tokens)
+
+
+_SCHEDULE_WORDS = frozenset({"daily", "a", "weekly", "monthly", "nightly", "per", "every", "at",
+                             "only", "yearly"})
 
 
 # 'Nitrofurantoin, despite in-vitro susceptibility, should be avoided'

@@ -98,6 +98,32 @@ FCM_750 = {"note_decision": {"concept": ["ferric_carboxymaltose"], "action": ["s
                              "dose": {"value": 750, "unit": "mg"}}}
 IRON_DEFICIT_1628 = {"note_value": {"concept": ["iron_deficit"], "value": 1628, "tolerance": 75,
                                     "unit": "mg"}}
+AVOID_STEROIDS = {"note_decision": {"concept": ["corticosteroid"], "action": ["avoid", "stop"]}}
+STOP_DIPHENHYDRAMINE = {"note_decision": {"concept": ["diphenhydramine"], "action": ["stop"]}}
+CETIRIZINE_40_A_DAY = {"note_decision": {"concept": ["cetirizine"], "action": ["increase", "start"],
+                                         "dose": {"min": 20, "max": 40, "unit": "mg",
+                                                  "per_day": True}}}
+OMALIZUMAB_LATER = {"note_contingency": {"concept": ["omalizumab"]}}
+REASSESS_2_4_WK = {"note_decision": {"concept": ["follow_up_visit"], "action": ["order"],
+                                     "timing": {"min": 2, "max": 4, "unit": "wk"}}}
+NO_FIRST_GEN_ANTIHISTAMINE = {"note_never": {"concept": ["first_gen_antihistamine"]}}
+CSU = {"note_finding": {"concept": ["csu"]}}
+NO_NITROFURANTOIN = {"note_never": {"concept": ["nitrofurantoin"]}}
+BUPRENORPHINE_START = {"note_decision": {
+    "concept": ["buprenorphine"], "action": ["start"], "dose": {"min": 2, "max": 32, "unit": "mg",
+                                                                "limit": True},
+    "first_dose": {"min": 2, "max": 8, "unit": "mg"}}}
+CRCL_41 = {"note_value": {"concept": ["crcl"], "value": 41, "tolerance": 6}}
+FIB4_1_89 = {"note_value": {"concept": ["fib4"], "value": 1.89, "tolerance": 0.1}}
+VITAMIN_D_14 = {"note_value": {"concept": ["vitamin_d_level"], "value": 14}}
+REASSESS_1_6_WK = {"note_decision": {"concept": ["follow_up_visit", "phq9"], "action": ["order"],
+                                     "timing": {"min": 1, "max": 6, "unit": "wk"}}}
+START_SERTRALINE_25_50 = {"note_decision": {"concept": ["sertraline"], "action": ["start"],
+                                            "dose": {"min": 25, "max": 50, "unit": "mg"}}}
+CT_IN_6_12_MO = {"note_decision": {"concept": ["chest_ct_followup", "ct_imaging"],
+                                   "action": ["order"], "timing": {"min": 6, "max": 12,
+                                                                    "unit": "mo"}}}
+AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action": ["avoid"]}}
 
 
 @pytest.mark.parametrize(("spec", "note", "passed"), [
@@ -372,6 +398,96 @@ IRON_DEFICIT_1628 = {"note_value": {"concept": ["iron_deficit"], "value": 1628, 
                         "2.4 plus 500, comes to about 1628 mg.", True),
     (IRON_DEFICIT_1628, "Total iron deficit by Ganzoni using weight 81 kilos, 81 times 5.8 times "
                         "2.4 plus 500, comes to about 1328 mg.", False),
+    # a row's 'no X' restates its 'Avoid'; 'none further' answers; an avoid label in a plan
+    (AVOID_STEROIDS, "| Step | Detail |\n|---|---|\n| Avoid systemic steroids | No further "
+                     "prednisone bursts, no long-term oral corticosteroids |", True),
+    (AVOID_STEROIDS, "Plan:\n3. Systemic steroids - none further; not a maintenance option.", True),
+    (AVOID_STEROIDS, "Plan:\nAVOID: SYSTEMIC CORTICOSTEROIDS (NO FURTHER BURSTS)", True),
+    (AVOID_STEROIDS, "Plan:\n3. Systemic steroids - prednisone bursts for flares.", False),
+    (AVOID_STEROIDS, "Assessment: her rescue pattern (repeated steroid bursts) adds harm.\n"
+                     "Plan: avoid systemic steroids.", True),
+    # 'have her stop X'
+    (STOP_DIPHENHYDRAMINE, "Please have her stop the diphenhydramine.", True),
+    (STOP_DIPHENHYDRAMINE, "Please have her keep the diphenhydramine.", False),
+    # a comparison in an avoid list names the better drug; 'two ten milligram tablets' is a count
+    (CETIRIZINE_40_A_DAY, "Cetirizine 20 mg twice daily (Rx sent).\nWhat to avoid:\n"
+                          "- Diphenhydramine: no benefit over high-dose cetirizine.", True),
+    (CETIRIZINE_40_A_DAY, "Increase cetirizine to twenty milligrams twice a day, that is two ten "
+                          "milligram tablets twice daily.", True),
+    (CETIRIZINE_40_A_DAY, "Increase cetirizine to two hundred ten milligrams daily.", False),
+    # 'not started now' defers; an opening condition before a colon
+    (OMALIZUMAB_LATER, "Next step if still uncontrolled: add omalizumab 300 mg every 4 weeks "
+                       "(not started now).", True),
+    (OMALIZUMAB_LATER, "Add omalizumab 300 mg every 4 weeks, started now.", False),
+    # 'her reassessed', ranges in words, a follow-up label that names the step
+    (REASSESS_2_4_WK, "I'd like her reassessed in 2-4 weeks with a fresh UAS7 diary.", True),
+    (REASSESS_2_4_WK, "She should be reassessed in two to four weeks.", True),
+    (REASSESS_2_4_WK, "Plan:\nFOLLOW-UP: 2 WEEKS, THEN 4 WEEKS, WITH UAS7", True),
+    (REASSESS_2_4_WK, "She should be reassessed in three to four months.", False),
+    # a sentence that heads a list of rejected options
+    (NO_FIRST_GEN_ANTIHISTAMINE, "I considered and rejected the following alternatives:\n(1) "
+                                 "Adding a first-generation antihistamine.\n\nPlan: cetirizine.",
+     True),
+    (NO_FIRST_GEN_ANTIHISTAMINE, "I considered the following alternatives:\n(1) Adding a "
+                                 "first-generation antihistamine at night.", False),
+    # the course of a disease; a time turned down, not a finding
+    (CSU, "Steroids do not modify the course of CSU.", True),
+    (CSU, "She should take it daily rather than when the hives show up; this is CSU.", True),
+    (CSU, "This is not CSU.", False),
+    # 'that rules out X', 'X out because', 'I excluded X' after an 'ID e-consult' label
+    (AVOID_NITROFURANTOIN, "That rules out nitrofurantoin (CrCl below 30).", True),
+    (AVOID_NITROFURANTOIN, "nitrofurantoin out because her creatinine clearance is below 30",
+     True),
+    (AVOID_NITROFURANTOIN, "ID e-consult 02/10/2026: cystitis, CrCl 19. I excluded "
+                           "nitrofurantoin because the clearance was below 30 mL/min.", True),
+    (AVOID_NITROFURANTOIN, "That allows nitrofurantoin (CrCl above 60).", False),
+    # a harm the drug could cause is no offer of it
+    (NO_NITROFURANTOIN, "Nitrofurantoin would not work well and could cause side effects, so "
+                        "we are not using it.", True),
+    (NO_NITROFURANTOIN, "Nitrofurantoin could be used instead if she prefers.", False),
+    (NO_AMOXICILLIN, "Amoxicillin could cause a rash, so it is not used.", True),
+    # 'do not repeat it' after a single dose keeps the drug
+    (FOSFOMYCIN_ONCE, "plan, fosfomycin 3 grams by mouth one single dose, prescription "
+                      "entered, do not repeat it", True),
+    (FOSFOMYCIN_ONCE, "plan, fosfomycin 3 grams by mouth, repeat it on day 3", False),
+    # a dictated 'slash' strength; an enumerator is no dose; a first dose has its own range
+    (BUPRENORPHINE_START, "Plan: start buprenorphine-naloxone eight milligram slash two "
+                          "milligram sublingual film today.", True),
+    (BUPRENORPHINE_START, "Recommendations: (1) start buprenorphine-naloxone 4 mg SL now; (2) "
+                          "from day 2, 16 mg/4 mg (two films) once daily.", True),
+    (BUPRENORPHINE_START, "Recommendations: (1) start buprenorphine-naloxone SL today, 4 mg now; "
+                          "(2) administer an initial 12 mg (1.5 films).", False),
+    # a result after 'approx.', a threshold 'or less', a result after an arrow or in words
+    (CRCL_41, "Cockcroft-Gault CrCl = (140 - 68) x 76 / (72 x 1.85) = approx. 41 mL/min.", True),
+    (CRCL_41, "CrCl 41 mL/min; acamprosate is contraindicated only at CrCl 30 or less.", True),
+    (CRCL_41, "Acamprosate is contraindicated only at CrCl 30 or less; CrCl is 28.", False),
+    (FIB4_1_89, "FIB-4 from the 30 Jun labs: age 54, AST 50, ALT 52, platelets 198 -> 1.89, "
+                "indeterminate.", True),
+    (FIB4_1_89, "The FIB-4 is age fifty-four times AST fifty divided by platelets one hundred "
+                "ninety-eight times the square root of ALT fifty-two, which comes to one point "
+                "eight nine.", True),
+    (FIB4_1_89, "FIB-4 from the 30 Jun labs: age 54, AST 50, ALT 52, platelets 198 -> 2.89.",
+     False),
+    # the number in an analyte's name is no value
+    (VITAMIN_D_14, "25-OH vitamin D 14 ng/mL.\nVITAMIN D RECHECK: 25-OH D, calcium, creatinine "
+                   "about 12 weeks - ordered", True),
+    (VITAMIN_D_14, "VITAMIN D RECHECK: 25-OH D 25 ng/mL last month", False),
+    # a phone check; a time that labels the line; 'I'd like'; a schedule's 'once' is no boundary
+    (REASSESS_1_6_WK, "A: Phone check at 2 weeks, before the 37.5 mg step.", True),
+    (REASSESS_1_6_WK, "Plan:\n- **4-6 weeks:** visit with repeat PHQ-9 and BP.", True),
+    (REASSESS_1_6_WK, "I'd like a PHQ-9 and BP check in 3-4 weeks.", True),
+    (REASSESS_1_6_WK, "Plan:\n- **3 months:** visit with repeat PHQ-9 and BP.", False),
+    (START_SERTRALINE_25_50, "Cross-taper: I've entered venlafaxine XR 75 mg once daily for 2 "
+                             "weeks and sertraline 25 mg once daily for a week.", True),
+    (START_SERTRALINE_25_50, "Cross-taper: I've entered venlafaxine XR 75 mg once daily for 2 "
+                             "weeks and sertraline 100 mg once daily.", False),
+    # a plan table's future dates are no results; 'he'll need'; 'I do not think he needs'
+    (CT_IN_6_12_MO, "| Step | Test | Timing |\n|---|---|---|\n| 1 | CT chest without contrast "
+                    "(ordered) | 6-12 months after index, scheduled Feb 2027 |", True),
+    (CT_IN_6_12_MO, "He'll need a CT chest in 6-12 months.", True),
+    (CT_IN_6_12_MO, "I do not think he needs a CT chest in 6-12 months.", False),
+    (SLEEP_TESTING, "i do not think he needs a sleep study right now, skip the sleep testing",
+     False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
