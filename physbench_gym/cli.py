@@ -6,8 +6,10 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from physbench_gym.eval.command import add_eval
 
 
 def _add_serve(sub: argparse._SubParsersAction) -> None:
@@ -53,6 +55,87 @@ def _run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_limits(p: argparse.ArgumentParser, port: int) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="interface to bind (loopback by default)")
+    p.add_argument("--port", type=int, default=port, help="port (0 picks a free one)")
+    p.add_argument("--token", default=os.environ.get("PHYSBENCH_TOKEN") or None,
+                   help="require this bearer token on every request (default: $PHYSBENCH_TOKEN)")
+    p.add_argument("--max-body", type=int, default=4 * 1024 * 1024,
+                   help="largest accepted request body or WebSocket message in bytes")
+    p.add_argument("--max-sessions", type=int, default=8, help="concurrent sessions (episodes)")
+    p.add_argument("--idle-timeout", type=float, default=1800.0,
+                   help="seconds after which an idle session is ended")
+    p.add_argument("--max-steps", type=int, default=None, help="override the tasks' step budgets")
+
+
+def _add_mcp(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("mcp", help="serve a task's episodes to MCP clients (stdio or HTTP)")
+    p.add_argument("--task", required=True, help="the task id")
+    p.add_argument("--variant", default="canonical", help="canonical | seeded | a variant seed")
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    p.add_argument("--seed", type=int, default=0, help="base seed, as physbench eval's --seed")
+    p.add_argument("--sample", type=int, default=None,
+                   help="sample index of the first episode (default: the next free one)")
+    p.add_argument("--out", default=os.path.join("runs", "mcp"),
+                   help="run directory for results.jsonl, trajectories and report")
+    _add_limits(p, port=8765)
+    p.set_defaults(func=_run_mcp)
+
+
+def _run_face(command: str, extra: str, start: Callable[[], None]) -> int:
+    from physbench_gym.errors import PhysBenchError
+
+    try:
+        start()
+    except ImportError as error:
+        print(f"physbench {command}: needs the {extra} extra "
+              f"(pip install 'physbench-gym[{extra}]'): {error}", file=sys.stderr)
+        return 2
+    except (PhysBenchError, KeyError, OSError) as error:
+        print(f"physbench {command}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _run_mcp(args: argparse.Namespace) -> int:
+    def start() -> None:
+        import anyio
+
+        from physbench_gym.integrations import mcp
+        from physbench_gym.integrations.served import parse_variant
+
+        episodes = mcp.McpEpisodes(task_id=args.task, out=Path(args.out),
+                                   variant=parse_variant(args.variant), seed=args.seed,
+                                   first_sample=args.sample, max_steps=args.max_steps)
+        if args.transport == "stdio":
+            anyio.run(mcp.serve_stdio, episodes)
+        else:
+            mcp.serve_http(episodes, args.host, args.port, token=args.token,
+                           max_body=args.max_body, max_sessions=args.max_sessions,
+                           idle_timeout=args.idle_timeout)
+
+    return _run_face("mcp", "mcp", start)
+
+
+def _add_serve_env(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve-env", help="serve the env over OpenEnv's reset/step/state protocol")
+    p.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
+    _add_limits(p, port=8000)
+    p.set_defaults(func=_run_serve_env)
+
+
+def _run_serve_env(args: argparse.Namespace) -> int:
+    def start() -> None:
+        from physbench_gym.integrations.openenv import serve_env
+
+        tasks = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
+        serve_env(args.host, args.port, tasks=tasks, token=args.token, max_body=args.max_body,
+                  max_sessions=args.max_sessions, idle_timeout=args.idle_timeout,
+                  max_steps=args.max_steps)
+
+    return _run_face("serve-env", "openenv", start)
+
+
 def _add_synth(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("synth", help="write a synthetic EHR population as NDJSON and bundles")
     p.add_argument("--patients", type=int, default=500)
@@ -66,73 +149,6 @@ def _run_synth(args: argparse.Namespace) -> int:
 
     summary = write_population(args.out, patients=args.patients, seed=args.seed)
     print(summary)
-    return 0
-
-
-def _add_eval(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("eval", help="evaluate an agent on the benchmark (resumable)")
-    p.add_argument("--agent", default="oracle",
-                   help="oracle | random | openai | module:Class for your own policy")
-    p.add_argument("--model", default=None, help="model name for --agent openai")
-    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint base URL")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY",
-                   help="environment variable holding the endpoint's API key ('' for none)")
-    p.add_argument("--temperature", type=float, default=0.0)
-    p.add_argument("--judge-model", default=None,
-                   help="grade rubric checkpoints with this LLM judge (default: deterministic)")
-    p.add_argument("--judge-url", default=None, help="the judge's endpoint base URL")
-    p.add_argument("--judge-api-key-env", default="OPENAI_API_KEY")
-    p.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
-    p.add_argument("--group", action="append", default=[],
-                   help="keep tasks of this specialty group (repeatable)")
-    p.add_argument("--task-type", action="append", default=[],
-                   help="keep tasks of this task type (repeatable)")
-    p.add_argument("--tier", action="append", default=[],
-                   help="keep tasks of this difficulty tier: easy, medium, hard (repeatable)")
-    p.add_argument("--k", type=int, default=1, help="samples per task")
-    p.add_argument("--seed", type=int, default=0, help="base seed of every episode's seed")
-    p.add_argument("--variant", choices=("canonical", "seeded"), default="canonical")
-    p.add_argument("--workers", type=int, default=1, help="parallel worker processes")
-    p.add_argument("--out", default=None,
-                   help="run directory (default runs/<timestamp>); an existing one is resumed")
-    p.add_argument("--max-steps", type=int, default=None, help="override the tasks' step budgets")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=_run_eval)
-
-
-def _run_eval(args: argparse.Namespace) -> int:
-    import time
-
-    from physbench_gym.errors import PhysBenchError
-    from physbench_gym.eval.progress import summary_table
-    from physbench_gym.eval.runner import EvalConfig, run_eval, select_tasks
-
-    out = args.out or os.path.join("runs", time.strftime("%Y%m%d-%H%M%S"))
-    try:
-        ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
-        tasks = select_tasks(ids, args.group, args.task_type, args.tier)
-        config = EvalConfig(
-            agent=args.agent, tasks=tuple(tasks), k=args.k, seed=args.seed,
-            variant=args.variant, max_steps=args.max_steps, model=args.model,
-            base_url=args.base_url, api_key_env=args.api_key_env,
-            temperature=args.temperature, judge_model=args.judge_model,
-            judge_url=args.judge_url, judge_api_key_env=args.judge_api_key_env)
-        outcome = run_eval(config, out, workers=max(1, args.workers),
-                           progress=None if args.quiet else sys.stderr)
-    except (PhysBenchError, KeyError) as error:
-        print(f"physbench eval: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"\nphysbench eval: interrupted; finished episodes are kept in {out}, rerun with "
-              f"--out {out} to resume", file=sys.stderr)
-        return 130
-    print(summary_table(outcome.summary))
-    print(f"\nresults: {outcome.out_dir}/results.jsonl   report: {outcome.out_dir}/report.html")
-    remaining = outcome.summary["infra_errors"]
-    if remaining:
-        print(f"{remaining} episodes ended in infrastructure errors; rerun with --out "
-              f"{outcome.out_dir} to retry them", file=sys.stderr)
-        return 1
     return 0
 
 
@@ -358,8 +374,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="physbench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     _add_serve(sub)
+    _add_mcp(sub)
+    _add_serve_env(sub)
     _add_synth(sub)
-    _add_eval(sub)
+    add_eval(sub)
     _add_report(sub)
     _add_export(sub)
     _add_export_sft(sub)

@@ -76,37 +76,72 @@ def run_episode(env: gym.Env, agent: Agent, *, seed: int | None = None,
     records while the episode runs, so a caller keeps the partial log if the agent raises
     (e.g. ``AgentError`` when its endpoint fails).
     """
-    started = time.perf_counter()
-    observation, info = env.reset(seed=seed, options=options)
-    if events is not None:
-        events.append(reset_event(observation, info))
+    recorder = EpisodeRecorder(env, events)
+    observation, info = recorder.reset(seed=seed, options=options)
     policy_start = time.perf_counter()
     agent.reset(env, observation, info)
     policy_time = time.perf_counter() - policy_start
-    total, actions, tool_calls = 0.0, [], 0
-    while True:
+    while not recorder.done:
         policy_start = time.perf_counter()
         action = agent.act(observation, info)
         policy_time += time.perf_counter() - policy_start
-        actions.append(action)
-        observation, reward, terminated, truncated, info = env.step(action)
-        total += float(reward)
-        tool_calls += info.get("tool") not in ("finish",)
-        if events is not None:
-            events.append(step_event(len(actions), action, observation, float(reward),
-                                     terminated, truncated, info,
-                                     time.perf_counter() - started))
-        if terminated or truncated:
-            break
-    return EpisodeResult(
-        task_id=info["task_id"], variant=info["variant"], success=bool(info["success"]),
-        score=float(info["score"]), total_reward=total, steps=int(info["steps"]),
-        termination=info["termination"], checkpoints=info["checkpoints"], actions=actions,
-        tool_calls=tool_calls, invalid_actions=int(info.get("invalid_actions", 0)),
-        tokens=agent_usage(agent), wall_time=time.perf_counter() - started,
-        policy_time=policy_time, events=events if events is not None else [],
-        safety={"violations": list(info.get("safety", [])),
-                "warnings": list(info.get("safety_warnings", []))})
+        observation, _, _, _, info = recorder.step(action)
+    return recorder.result(tokens=agent_usage(agent), policy_time=policy_time)
+
+
+class EpisodeRecorder:
+    """Steps an env for a policy and summarizes the episode as an ``EpisodeResult``.
+
+    ``run_episode`` drives it with an in-process agent; the MCP and OpenEnv faces drive it
+    with tool calls that arrive from another process, so every face logs and scores an
+    episode the same way.
+    """
+
+    def __init__(self, env: gym.Env, events: list[dict[str, Any]] | None = None) -> None:
+        self.env, self.events = env, events
+        self.done = False
+        self._info: dict[str, Any] = {}
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        """Start the episode; log the reset."""
+        self._started = time.perf_counter()
+        self._total, self._actions, self._tool_calls = 0.0, [], 0
+        self.done = False
+        observation, self._info = self.env.reset(seed=seed, options=options)
+        if self.events is not None:
+            self.events.append(reset_event(observation, self._info))
+        return observation, self._info
+
+    def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """One env step, logged; ``done`` is set when the episode ends."""
+        self._actions.append(action)
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        self._total += float(reward)
+        self._tool_calls += info.get("tool") not in ("finish",)
+        self._info = info
+        if self.events is not None:
+            self.events.append(step_event(len(self._actions), action, observation, float(reward),
+                                          terminated, truncated, info,
+                                          time.perf_counter() - self._started))
+        self.done = bool(terminated or truncated)
+        return observation, float(reward), terminated, truncated, info
+
+    def result(self, *, tokens: dict[str, int] | None = None,
+               policy_time: float = 0.0) -> EpisodeResult:
+        """The summary of the ended episode."""
+        info = self._info
+        return EpisodeResult(
+            task_id=info["task_id"], variant=info["variant"], success=bool(info["success"]),
+            score=float(info["score"]), total_reward=self._total, steps=int(info["steps"]),
+            termination=info["termination"], checkpoints=info["checkpoints"],
+            actions=self._actions, tool_calls=self._tool_calls,
+            invalid_actions=int(info.get("invalid_actions", 0)),
+            tokens=tokens or {"prompt_tokens": 0, "completion_tokens": 0},
+            wall_time=time.perf_counter() - self._started, policy_time=policy_time,
+            events=self.events if self.events is not None else [],
+            safety={"violations": list(info.get("safety", [])),
+                    "warnings": list(info.get("safety_warnings", []))})
 
 
 def agent_usage(agent: Any) -> dict[str, int]:

@@ -4,6 +4,8 @@ Built-in agents are ``oracle``, ``random`` and ``openai``; any other policy is n
 ``module:attribute``, a class or function that is called with those of the keyword arguments
 ``seed``, ``model``, ``base_url``, ``api_key_env``, ``temperature`` and ``max_steps`` that
 its signature accepts, and returns an object following the ``Agent`` protocol.
+``mcp-client:<command>`` runs an external MCP-capable agent process per episode against the
+MCP face (``physbench_gym.integrations.mcp_agent``).
 """
 
 from __future__ import annotations
@@ -16,11 +18,18 @@ from physbench_gym.agents.base import Agent
 from physbench_gym.errors import PhysBenchError
 
 BUILTIN_AGENTS = ("oracle", "random", "openai")
+MCP_CLIENT = "mcp-client:"
 
 
 def check_agent_name(name: str) -> None:
-    """Raise PhysBenchError unless ``name`` is a built-in agent or ``module:attribute``."""
+    """Raise PhysBenchError unless ``name`` is a built-in agent, ``mcp-client:<command>`` or
+    ``module:attribute``."""
     if name in BUILTIN_AGENTS:
+        return
+    if name.startswith(MCP_CLIENT):
+        from physbench_gym.integrations.mcp_agent import agent_command
+
+        agent_command(name)
         return
     _resolve(name)
 

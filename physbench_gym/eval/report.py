@@ -189,8 +189,13 @@ def _infra_section(summary: dict[str, Any]) -> str:
 
 
 def _settings(run: dict[str, Any]) -> str:
-    shown = {k: v for k, v in run.items() if k != "tasks"}
+    shown = {k: v for k, v in run.items() if k not in ("tasks", "provenance")}
     shown["tasks"] = f"{len(run.get('tasks', []))} tasks"
+    if "provenance" in run:
+        provenance = run["provenance"]
+        shown["provenance"] = {"version": provenance.get("version"),
+                               "grader_mode": provenance.get("grader_mode"),
+                               "hashed_files": len(provenance.get("hashes", {}))}
     return f"<pre>{escape(json.dumps(shown, indent=2, sort_keys=True))}</pre>"
 
 

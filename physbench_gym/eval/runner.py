@@ -28,6 +28,7 @@ from physbench_gym.errors import PhysBenchError
 IDENTITY = ("agent", "model", "base_url", "temperature", "seed", "variant", "max_steps",
             "toolset", "judge_model", "background_patients")
 VARIANTS = ("canonical", "seeded")
+BACKENDS = ("local", "ray")
 PARENT_POLL_SECONDS = 0.5
 
 
@@ -110,22 +111,41 @@ def planned_episodes(config: EvalConfig) -> list[tuple[str, int, int]]:
 
 
 def run_eval(config: EvalConfig, out_dir: str | Path, *, workers: int = 1,
-             progress: TextIO | None = sys.stderr) -> EvalOutcome:
-    """Run every episode of ``config`` not yet finished in ``out_dir``, then write the report."""
+             progress: TextIO | None = sys.stderr, backend: str = "local",
+             address: str | None = None) -> EvalOutcome:
+    """Run every episode of ``config`` not yet finished in ``out_dir``, then write the report.
+
+    ``backend`` ``"local"`` runs ``workers`` processes on this machine; ``"ray"`` runs
+    ``workers`` Ray actors on the cluster at ``address`` (None: a local Ray cluster), see
+    ``physbench_gym.eval.ray_backend``. Either way only this process writes the run directory.
+    """
     from physbench_gym.eval.progress import Progress
+    from physbench_gym.eval.provenance import compute_provenance
     from physbench_gym.eval.report import build_report
     from physbench_gym.eval.store import ResultsStore, read_results
 
+    if backend not in BACKENDS:
+        raise PhysBenchError(f"--backend must be one of {BACKENDS}, got {backend!r}")
+    if address is not None and backend != "ray":
+        raise PhysBenchError("--address needs --backend ray")
     config = _validated(config)
     out = Path(out_dir)
+    provenance = compute_provenance(config.tasks, config.judge_model)
     with ResultsStore(out) as store:
-        store.check_config(config.settings(), IDENTITY)
+        store.check_config(config.settings(), IDENTITY, provenance)
         finished = {key for key, r in read_results(out).items() if r.get("status") == "ok"}
         todo = [e for e in planned_episodes(config) if (e[0], e[1]) not in finished]
+        if backend == "ray":
+            from physbench_gym.eval.ray_backend import execute_on_ray
+
+            episodes = execute_on_ray(_worker_settings(config, out), todo, workers,
+                                      address=address, provenance=provenance)
+        else:
+            episodes = _execute(config, out, todo, workers)
         bar = Progress(total=config.k * len(config.tasks), done=config.k * len(config.tasks)
                        - len(todo), stream=progress)
         infra = 0
-        for record, events in _execute(config, out, todo, workers):
+        for record, events in episodes:
             record["trajectory"] = store.write_trajectory(record["task_id"], record["sample"],
                                                           events)
             store.append(record)
@@ -156,7 +176,7 @@ def _validated(config: EvalConfig) -> EvalConfig:
 
 def _execute(config: EvalConfig, out: Path, todo: list[tuple[str, int, int]],
              workers: int) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    settings = {**config.settings(), "out_dir": str(out)}
+    settings = _worker_settings(config, out)
     if not todo:
         return
     if workers <= 1:
@@ -183,6 +203,10 @@ def _execute(config: EvalConfig, out: Path, todo: list[tuple[str, int, int]],
                 future.cancel()
 
 
+def _worker_settings(config: EvalConfig, out: Path) -> dict[str, Any]:
+    return {**config.settings(), "out_dir": str(out)}
+
+
 def _take(queue: Iterator[tuple[str, int, int]], count: int) -> list[tuple[str, int, int]]:
     return [item for _, item in zip(range(count), queue, strict=False)]
 
@@ -202,8 +226,12 @@ def init_worker(settings: dict[str, Any]) -> None:
         threading.Thread(target=_exit_with_parent, args=(settings["parent_pid"],),
                          daemon=True).start()
     import physbench_gym  # noqa: F401
-    from physbench_gym.eval.factory import make_judge
+    from physbench_gym.eval.factory import MCP_CLIENT, make_judge
 
+    _WORKER.clear()
+    _WORKER.update(settings=settings, env=None)
+    if settings["agent"].startswith(MCP_CLIENT):
+        return
     judge = make_judge(settings, str(Path(settings["out_dir"]) / "judge_cache"))
     env = gym.make("PhysicianBench-v0", tasks=list(settings["tasks"]),
                    max_steps=settings["max_steps"], toolset=settings["toolset"],
@@ -221,10 +249,14 @@ def _exit_with_parent(parent_pid: int) -> None:
 def run_one(task_id: str, sample: int, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Run one episode in this worker; return its result record and event log."""
     from physbench_gym.agents.base import agent_usage, run_episode
-    from physbench_gym.eval.factory import infra_errors, make_agent
+    from physbench_gym.eval.factory import MCP_CLIENT, infra_errors, make_agent
 
     settings, env = _WORKER["settings"], _WORKER["env"]
-    record = _base_record(task_id, sample, seed, settings)
+    if settings["agent"].startswith(MCP_CLIENT):
+        from physbench_gym.integrations.mcp_agent import run_mcp_client
+
+        return run_mcp_client(task_id, sample, settings)
+    record = base_record(task_id, sample, seed, settings)
     events: list[dict[str, Any]] = []
     started = time.perf_counter()
     agent = make_agent(settings["agent"], settings, seed)
@@ -243,19 +275,27 @@ def run_one(task_id: str, sample: int, seed: int) -> tuple[dict[str, Any], list[
         close = getattr(agent, "close", None)
         if callable(close):
             close()
+    return episode_record(task_id, sample, seed, settings, result,
+                          getattr(agent, "termination_reason", None)), events
+
+
+def episode_record(task_id: str, sample: int, seed: int, settings: dict[str, Any],
+                   result: Any, agent_termination: str | None = None) -> dict[str, Any]:
+    """The ``results.jsonl`` record of an ended episode (an ``EpisodeResult``)."""
+    record = base_record(task_id, sample, seed, settings)
     record.update(
         status="ok", error="", variant_id=result.variant, success=result.success,
         score=result.score, total_reward=result.total_reward, steps=result.steps,
         tool_calls=result.tool_calls, invalid_actions=result.invalid_actions,
         tokens=result.tokens, termination=result.termination, wall_time=result.wall_time,
         policy_time=result.policy_time, checkpoints=_checkpoints(result.checkpoints),
-        safety=result.safety,
-        agent_termination=getattr(agent, "termination_reason", None), finished_at=time.time())
-    return record, events
+        safety=result.safety, agent_termination=agent_termination, finished_at=time.time())
+    return record
 
 
-def _base_record(task_id: str, sample: int, seed: int,
-                 settings: dict[str, Any]) -> dict[str, Any]:
+def base_record(task_id: str, sample: int, seed: int,
+                settings: dict[str, Any]) -> dict[str, Any]:
+    """The fields of an episode's record known before it runs."""
     from physbench_gym.tasks.registry import load_spec
 
     spec = load_spec(task_id)

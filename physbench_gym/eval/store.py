@@ -106,8 +106,12 @@ class ResultsStore:
                 handle.close()
         self._results = self._lock = None
 
-    def check_config(self, config: dict[str, Any], identity: Iterable[str]) -> None:
-        """Record the run's config, or refuse to resume a run made with another identity."""
+    def check_config(self, config: dict[str, Any], identity: Iterable[str],
+                     provenance: dict[str, Any] | None = None) -> None:
+        """Record the run's config and provenance (see ``eval.provenance``), or refuse to
+        resume a run made with another identity or graded by other files."""
+        from physbench_gym.eval.provenance import check_provenance
+
         path = self.out_dir / RUN_CONFIG
         if path.exists():
             previous = json.loads(path.read_text(encoding="utf-8"))
@@ -117,7 +121,15 @@ class ResultsStore:
                                    for key in changed)
                 raise PhysBenchError(f"{self.out_dir} holds a run with other settings ({detail});"
                                      " use another --out to start a new run")
-        _write_atomic(path, json.dumps(config, indent=2, sort_keys=True).encode())
+            if provenance is not None and "provenance" in previous:
+                check_provenance(previous["provenance"], provenance,
+                                 f"cannot resume {self.out_dir}: its results were graded by "
+                                 "other code or data ({changes}); results of different graders "
+                                 "never mix, use another --out to start a new run")
+                recorded = previous["provenance"]["hashes"]
+                provenance = {**provenance, "hashes": {**recorded, **provenance["hashes"]}}
+        data = {**config, "provenance": provenance} if provenance is not None else config
+        _write_atomic(path, json.dumps(data, indent=2, sort_keys=True).encode())
 
     def write_trajectory(self, task_id: str, sample: int, events: list[dict[str, Any]]) -> str:
         """Write an episode's event log atomically; return its relative path.

@@ -142,12 +142,25 @@ _SMALL_VALUE = re.compile(r"(\b(?:is|of|was|equals)\s|[=:]\s?)(zero|one|two)\b(?
                           re.IGNORECASE)
 
 
+_SPOKEN_UNIT = {"gram": "g", "grams": "g", "milligram": "mg", "milligrams": "mg",
+                "microgram": "mcg", "micrograms": "mcg", "nanogram": "ng", "nanograms": "ng",
+                "millimole": "mmol", "millimoles": "mmol", "milliliter": "mL", "milliliters": "mL",
+                "millilitre": "mL", "millilitres": "mL", "mls": "mL", "units": "U"}
+_SPOKEN_PER = {"deciliter": "dL", "decilitre": "dL", "liter": "L", "litre": "L",
+               "milliliter": "mL", "millilitre": "mL", "minute": "min", "kilogram": "kg"}
+# 'nine point two grams per deciliter', 'nineteen mls a minute': a unit said in words.
+_SPOKEN_RATE = re.compile(rf"\b({'|'.join(_SPOKEN_UNIT)}) (?:per|a|an) ({'|'.join(_SPOKEN_PER)})\b",
+                          re.IGNORECASE)
+
+
 def spoken_numbers(text: str) -> str:
     """Numbers in words to digits, as dictated notes write them ('eighty eight micrograms',
     'one point four nine', 'twenty twenty six', 'one forty four'); 'one' and 'two' standing
     alone stay words ('one of', 'no one'), which the quantity reader handles itself."""
     text = _SPOKEN_PAIR.sub(_spoken_pair, text)
     text = alpha2digit(text, "en")
+    text = _SPOKEN_RATE.sub(lambda m: f"{_SPOKEN_UNIT[m.group(1).lower()]}/"
+                                      f"{_SPOKEN_PER[m.group(2).lower()]}", text)
     text = _SPOKEN_SLASH.sub(lambda m: "/" + _SMALL.get((m.group(1) or "").lower(), ""), text)
     text = _SMALL_RANGE.sub(lambda m: "".join(_SMALL.get(g.lower(), g) for g in m.groups()), text)
     text = _POINT_ONLY.sub(r"0.\1", text)

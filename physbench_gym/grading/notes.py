@@ -217,8 +217,11 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
             if mention.negated or mention.has(CONDITIONAL, COUNTERFACTUAL, FAMILY) or (
                     _DERIVED.match(clause.text, mention.end)):
                 continue
-            if _bare_list(clause, mention):
-                continue  # 'TSH 8.9, 3.1, 12' or '8.9 or 3.1': which one is the value?
+            if _bare_list(clause, mention):  # 'TSH 8.9, 3.1, 12' or '8.9 or 3.1': which one
+                readings = [args.reading(q, unit, factors) for q in _values_of(clause, mention)]
+                stated = stated or bool(readings) and all(  # is the value? either, if all fit
+                    r is not None and args.accepts(r) for r in readings)
+                continue
             for quantity in _values_of(clause, mention):
                 reading = args.reading(quantity, unit, factors)
                 if reading is None:
@@ -330,13 +333,16 @@ def _segment(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     return own or (clause.quantities if len(clause.mentions) == 1 else ())
 
 
-_DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*|from [^:=()]{1,30})?[=:]")  # 'FIB-4 from the labs:'
+# 'FIB-4 (age 54, ...) =', 'FIB-4 from the labs:'; 'the deficit is weight 81 times ...'
+_DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*|from [^:=()]{1,30})?[=:]")
+_IS = re.compile(r"\s*(?:is|was)\b")
 # A calculation written out: 'FIB-4 = (54 x 50) / (210 x sqrt(36)) = 1.89'.
 _FORMULA = re.compile(r"\d\s*[x*+]\s*\(?\d|\d\s+/\s+\(?\d|\)\s*/\s*\(?\d|sqrt|\u221a"
                       r"|\d\s+(?:times|plus|minus|divided by)\s+(?:[A-Za-z-]+\s+){0,3}\d"
                       r"|square root", re.IGNORECASE)  # 'age 54 times AST 50 divided by ...'
 # What introduces a calculation's result: '= 1.89', 'comes to about 1628 mg'.
-_RESULT_WORDS = r"comes? to|came to|works? out to|equals|totals|amounts? to"
+_RESULT_WORDS = (r"comes? to|came to|works? out to|equals|totals|amounts? to|which is|which gives|"
+                 r"giving|for a total of|yielding")
 _RESULT = re.compile(rf"=|->\s*~?\d|\b(?:{_RESULT_WORDS})\b", re.IGNORECASE)
 
 
@@ -349,7 +355,7 @@ def _computes(clause: Clause, mention: Mention) -> bool:
         return False
     first = next((m for m in clause.mentions if m.group == "test"), None)
     return bool(_DEFINED.match(clause.text, mention.end)) or (
-        first is mention and bool(_FORMULA.search(rest)))
+        first is mention or _IS.match(rest)) and bool(_FORMULA.search(rest))
 
 
 def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:

@@ -692,6 +692,9 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
         if doc[start].lower_ in ("rx", "prescription", "script") and start > 1 and (
                 doc[start - 2].lower_ in _DEMONSTRATIVES):
             continue  # 'Current thyroid Rx: levothyroxine 75 mcg'
+        if start and doc[start - 1].lower_ == "the" and pipeline.verb_kinds[match_id][1] != (
+                "after"):
+            continue  # 'during the hold', 'after the switch': a noun
         if start and doc[start].lower_.endswith("ed") and (
                 doc[start - 1].lower_ in ("a", "an") or doc[start - 1].lower_ in _BEFORE_ADJECTIVE
                 and end in concept_starts):
@@ -702,8 +705,10 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
             continue  # 'self-limited', 'delayed-release': part of a compound word
         if doc[start].lower_ == "off" and (
                 not doc[start].is_sent_start if pipeline.verb_kinds[match_id][1] == "before"
-                else start - doc[start].sent.start > 3):
-            continue  # 'Off PPI x 2 wk', 'pantoprazole off 2 weeks'; not 'staying off aspirin'
+                else start - doc[start].sent.start > 3) and not (
+                _OFF_BEFORE_EVENT.match(doc.text, doc[start].idx + 3)):
+            continue  # 'Off PPI x 2 wk', 'pantoprazole off 2 weeks'; not 'staying off aspirin',
+            # 'pantoprazole off 2 wk before', 'be off pantoprazole for the 2 weeks before'
         if not any(i in taken for i in range(start, end)):
             kind, side = pipeline.verb_kinds[match_id]
             sides.setdefault((start, end, kind), set()).add(side)
@@ -749,11 +754,20 @@ def _cues(span: Any) -> tuple[Cue, ...]:
         if _is_month_may(doc, words):
             continue  # '7 May 2026' is a date, not a hedge
         aside = next(((a, b) for a, b in _asides(doc.text) if a < words.start_char < b), None)
-        if aside and not aside[0] < span.start_char < aside[1]:
-            continue  # 'f/u 2 wk (phone, before next step)': a cue in an aside stays there
+        if aside and not aside[0] < span.start_char < aside[1] and not (
+                m.category == "TEMPORARY" and 0 <= aside[0] - span.end_char <= 30
+                and _HOLD_BEFORE.search(doc.text, span.start_char - 8, span.start_char)):
+            continue  # 'f/u 2 wk (phone, before next step)': a cue in an aside stays there;
+            # not 'Hold pantoprazole from 14 Apr (2 weeks before the test)'
         category = LATER if m.category == "NEXT" else m.category
         cues.append(Cue(category, words.text.lower(), words.start_char))
     return tuple(cues)
+
+
+_OFF_BEFORE_EVENT = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:for\s+)?(?:the\s+)?(?:at least\s+)?"
+                               r"\d+\s*(?:-\s*\d+\s*)?(?:d|days?|wks?|weeks?)\s+(?:before|prior)",
+                               re.IGNORECASE)
+_HOLD_BEFORE = re.compile(r"\b(?:hold|stop|pause|withhold)\s+$", re.IGNORECASE)
 
 
 def _is_month_may(doc: Any, words: Any) -> bool:
@@ -803,6 +817,7 @@ _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside:
                           r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
                           re.IGNORECASE)
+_NOT_THE_MENTIONS_IF = re.compile(r"\s[-:;]\s|,\s*\d[\d.]*\s+\w+$|,\s+(?:and|but|so)\s+\w+$")
 # 'nitrofurantoin ... so it should be avoided': a verb whose subject is a pronoun for the drug.
 _PRONOUN_BEFORE = re.compile(r"\b(?:it|this|they|these|them|which)\s+(?:\w+\s+){0,3}$",
                              re.IGNORECASE)
@@ -1048,7 +1063,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         status = status - {FAMILY}  # 'ultrasound ordered to reassure her mother': her own test
     trailing_if = _TRAILING_IF.match(text, end)
     if (action is None or action.start < begin or action.kind in ("allow", "endorse")) and (
-            trailing_if) and not re.search(r"\s[-:;]\s", trailing_if.group(0)):
+            trailing_if) and not _NOT_THE_MENTIONS_IF.search(trailing_if.group(0)):
+        # not '19 mL/min, 17 if you use ideal body weight' (the second value's 'if'), nor
+        # 'X, and if there is no response, Y' (the next clause's)
         # 'hold metformin if vomiting', 'CT if no response', 'aspirin would be reasonable if
         # he develops CAD'; not 'Stop X - taper if symptoms'
         status = status | {CONDITIONAL}
@@ -1324,9 +1341,12 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
         depth += token.text.count("(") - token.text.count(")")
         if depth <= 0 and ")" not in token.text:
             words.append(token.lower_)
-            starts_concept.append(token.i + 1 in concept_starts or token.i + 1 == span.start)
+            starts_concept.append(token.i + 1 in concept_starts | {span.start})
         depth = max(depth, 0)
-    between = [s for s in spans if verb.end <= s.start and s.end <= span.start]
+    asides = [(a, b) for a, b in _asides(span.doc.text)
+              if verb.end_char <= a and b < span.start_char]
+    between = [s for s in spans if verb.end <= s.start and s.end <= span.start and not any(
+        a < s.start_char < b for a, b in asides)]  # not '(..., famotidine is fine) and an EGD'
     if len(between) == 1 and _NAMES_MEMBER.match(span.doc[between[0].end:span.start].text) and (
             _is_member(span, between[0])) and not _boundary_between(
             span.doc[verb.end:between[0].start]):
@@ -1348,13 +1368,13 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
             blocked = True  # 'avoid calcium within 4 hours of levothyroxine'
     if blocked:
         return False
-    between = [s for s in spans if verb.end <= s.start and s.end <= span.start]
     if not between:
         return True
-    gap = span.doc[between[-1].end:span.start]
-    return not gap.text.strip() or bool(_JOINER.match(gap.text.strip())) or (
+    gap = _outside_parentheses(span.doc[between[-1].end:span.start])
+    text = "".join(t.text_with_ws for t in gap)
+    return not text.strip() or bool(_JOINER.match(text.strip())) or (
         len(gap) <= 6 and any(t.lower_ in ("and", "or", ",", "/", "nor", "&") for t in gap)) or (
-        len(gap) <= 16 and bool(_ENDS_WITH_JOINER.search(gap.text)))
+        len(gap) <= 16 and bool(_ENDS_WITH_JOINER.search(text)))
 
 
 _NAMES_MEMBER = re.compile(r"^\s*(?:with|using|via|in the form of|namely|specifically|:|-)\s*$",
@@ -1388,9 +1408,9 @@ _OF_HEADS = frozenset({"dose", "doses", "course", "trial", "use", "regimen", "th
 
 def _boundary_between(tokens: Any) -> bool:
     """Whether a word that opens another clause lies between a verb and a concept."""
-    return any(t.lower_ in _BOUNDARY and not (  # 'once daily' is a schedule
+    return any(t.lower_ in _BOUNDARY and not (  # 'once daily' is a schedule; an aside's words
         t.lower_ == "once" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ in _SCHEDULE_WORDS)
-        for t in tokens)
+        for t in _outside_parentheses(tokens))  # are its own ('... (after he finishes) and X')
 
 
 _SCHEDULE_WORDS = frozenset({"daily", "a", "weekly", "monthly", "nightly", "per", "every", "at",
@@ -1489,12 +1509,15 @@ def _list_end(spans: list[Any], i: int) -> int:
     """The index of the last concept of the list that concept i opens or continues."""
     last = i
     while last + 1 < len(spans):
-        gap, depth = [], 0
+        gap, depth, closes_aside = [], 0, False
         for token in spans[i].doc[spans[last].end:spans[last + 1].start]:
             depth += token.text.count("(") - token.text.count(")")  # skip '(r/o lymphoma)'
             if depth <= 0 and ")" not in token.text:
                 gap.append(token)
+            closes_aside = closes_aside or depth < 0
             depth = max(depth, 0)
+        if closes_aside:
+            break  # '(>= 4 wk after BQT), pantoprazole off': the aside's concept is its own
         if gap and (gap[0].text[:1].isdigit() or gap[0].lower_ in ("one", "two")):
             while gap and _DOSE_TOKEN.match(gap[0].text):
                 gap = gap[1:]  # 'amoxicillin 1 g twice daily with clarithromycin ...'

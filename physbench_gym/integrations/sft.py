@@ -104,12 +104,8 @@ def _oracle_episode(env: gym.Env, task_id: str,
     info: JsonDict = {}
     summary, problems = DEFAULT_SUMMARY, []
     for index, action in enumerate(env.unwrapped.oracle_actions()):
-        call_id = f"call_{index}"
-        messages.append({"role": "assistant", "content": None, "tool_calls": [{
-            "id": call_id, "type": "function",
-            "function": {"name": action["tool"], "arguments": json.dumps(action["arguments"])}}]})
         observation, _, terminated, truncated, info = env.step(action)
-        messages.append({"role": "tool", "tool_call_id": call_id, "content": observation})
+        messages += tool_turn(index, action["tool"], action["arguments"], observation)
         if not info["ok"]:
             problems.append(f"call {index} ({action['tool']}) failed: {observation[:200]}")
         if action["tool"] == "finish":
@@ -120,6 +116,23 @@ def _oracle_episode(env: gym.Env, task_id: str,
                  for name, state in info.get("checkpoints", {}).items() if not state["passed"]]
     messages.append({"role": "assistant", "content": summary})
     return {"messages": messages, "tools": env.unwrapped.tool_schemas()}, problems
+
+
+def tool_turn(index: int, tool: str, arguments: Any, observation: str) -> list[JsonDict]:
+    """The assistant ``tool_calls`` message of one call and the ``tool`` message answering it.
+
+    Args:
+        index: the call's position in the episode (its id is ``call_<index>``).
+        tool: the tool's name.
+        arguments: the call's arguments, as a dict or as JSON text.
+        observation: the env's response.
+    """
+    call_id = f"call_{index}"
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return [{"role": "assistant", "content": None, "tool_calls": [{
+                "id": call_id, "type": "function",
+                "function": {"name": tool, "arguments": text}}]},
+            {"role": "tool", "tool_call_id": call_id, "content": observation}]
 
 
 def validate_sft_line(obj: Any) -> None:

@@ -46,7 +46,9 @@ class PhysicianBenchToolEnv:
     The tool methods (``fhir_patient_search_demographics`` ... ``write_file``, ``finish``)
     are generated from the tool set's schemas. Invalid calls are not exceptions: the env
     answers them with an ``ERROR:`` observation, as it does for any agent. TRL turns every
-    public method but ``reset`` into a tool, so the class has no other public methods.
+    public method but ``reset`` and ``get_reward`` into a tool, so the class has no other
+    public methods. ``get_reward`` lets the environment own its reward (newer TRL); the reward
+    functions :func:`checkpoint_reward` and :func:`success_reward` serve older TRL.
 
     Attributes:
         task_id: the current episode's task.
@@ -88,6 +90,11 @@ class PhysicianBenchToolEnv:
         self.task_id, self.variant = info["task_id"], info["variant"]
         self.checkpoints = info["checkpoints"]
         return observation
+
+    def get_reward(self) -> float:
+        """The episode's checkpoint score in [0, 1], ending it with ``finish`` if still open."""
+        self._conclude()
+        return self.score
 
     def _clear(self) -> None:
         self.score, self.success, self.done, self.steps = 0.0, False, False, 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -53,3 +54,20 @@ class SlowOracle(OracleAgent):
     def reset(self, env: gym.Env, observation: str, info: dict[str, Any]) -> None:
         super().reset(env, observation, info)
         time.sleep(0.05)
+
+
+class KillOnceOracle(OracleAgent):
+    """The oracle, except that the episode with a listed seed kills its own worker process
+    the first time it starts (the process id is left in a marker file)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.seed = seed
+
+    def reset(self, env: gym.Env, observation: str, info: dict[str, Any]) -> None:
+        super().reset(env, observation, info)
+        listed = {int(s) for s in os.environ.get(FAIL_SEEDS_ENV, "").split(",") if s}
+        marker = Path(os.environ.get(MARKER_DIR_ENV, ".")) / f"killed-{self.seed}"
+        if self.seed in listed and not marker.exists():
+            marker.write_text(str(os.getpid()))
+            os.kill(os.getpid(), signal.SIGKILL)

@@ -123,6 +123,15 @@ START_SERTRALINE_25_50 = {"note_decision": {"concept": ["sertraline"], "action":
 CT_IN_6_12_MO = {"note_decision": {"concept": ["chest_ct_followup", "ct_imaging"],
                                    "action": ["order"], "timing": {"min": 6, "max": 12,
                                                                     "unit": "mo"}}}
+CONTINUE_PPI = {"note_decision": {"concept": ["ppi"], "action": ["continue", "start"]}}
+PPI_HELD_BEFORE_TEST = {"note_decision": {"concept": ["ppi"], "action": ["stop"], "opposite": [],
+                                          "timing": {"min": 1, "max": 2, "unit": "wk"}}}
+EGD_IN_8_12_WK = {"note_decision": {"concept": ["egd"], "action": ["order"],
+                                    "timing": {"min": 6, "max": 12.5, "unit": "wk"},
+                                    "timing_after": {"min": 7.5, "max": 12.5, "unit": "wk"}}}
+HB_9_2 = {"note_value": {"concept": ["hemoglobin"], "value": 9.2}}
+WARM_NOT_COLD = {"note_finding": {"concept": ["warm_aiha"], "opposite": ["cold_agglutinin"]}}
+CRCL_18 = {"note_value": {"concept": ["crcl"], "value": 18.3, "tolerance": 2.9}}
 AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action": ["avoid"]}}
 
 
@@ -487,6 +496,34 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (CT_IN_6_12_MO, "He'll need a CT chest in 6-12 months.", True),
     (CT_IN_6_12_MO, "I do not think he needs a CT chest in 6-12 months.", False),
     (SLEEP_TESTING, "i do not think he needs a sleep study right now, skip the sleep testing",
+     False),
+    # a hold before a test is temporary; 'off 2 wk before'; an aside's words stay in the aside
+    (CONTINUE_PPI, "Plan: Pantoprazole 40 mg BID through the repeat EGD. Hold pantoprazole from "
+                   "14 Apr (2 weeks before the test).", True),
+    (CONTINUE_PPI, "Plan: Pantoprazole 40 mg BID through the repeat EGD. Pantoprazole is held "
+                   "from about 14 April, famotidine can be used during that window.", True),
+    (CONTINUE_PPI, "Plan: Stop pantoprazole now.", False),
+    (PPI_HELD_BEFORE_TEST, "| Item | Timing |\n|---|---|\n| Urea breath test | 28 Apr 2026 "
+                           "(>= 4 wk after BQT); pantoprazole off 2 wk before |", True),
+    (PPI_HELD_BEFORE_TEST, "I've ordered a breath test for 4/28 (he needs to be off "
+                           "pantoprazole for the 2 weeks before, famotidine is fine).", True),
+    (EGD_IN_8_12_WK, "I've ordered a breath test for 4/28 (at least 4 weeks after he finishes) "
+                     "and a repeat EGD for about 5/7, 8-12 weeks after the first scope.", True),
+    (EGD_IN_8_12_WK, "I've ordered a breath test for 4/28 (at least 4 weeks after he finishes) "
+                     "and a repeat EGD 6 months after the first scope.", False),
+    # units said in words; a result 'which is about'; two values that both fit
+    (HB_9_2, "Hemoglobin on April tenth is nine point two grams per deciliter.", True),
+    (HB_9_2, "Hemoglobin on April tenth is ten point two grams per deciliter.", False),
+    (IRON_DEFICIT_1628, "The Ganzoni total iron deficit is weight eighty-one times fifteen minus "
+                        "nine point two times two point four plus five hundred for stores, which "
+                        "is about one thousand six hundred twenty-eight milligrams.", True),
+    (CRCL_18, "cockcroft gault comes out about nineteen mls a minute, seventeen if you use ideal "
+              "body weight", True),
+    (CRCL_18, "cockcroft gault comes out about nineteen mls a minute, forty if you use actual "
+              "body weight", False),
+    # ', and if ...' opens the next clause's condition
+    (WARM_NOT_COLD, "This is warm autoimmune hemolytic anemia. In summary, this is cold "
+                    "agglutinin disease, and if there is no response we will add rituximab.",
      False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):

@@ -44,9 +44,9 @@ def _oracle_actions(row):
 
 
 def _trainer_tools(instance):
-    """What TRL exposes: every public method except ``reset``."""
-    return [name for name in dir(instance) if not name.startswith("_") and name != "reset"
-            and callable(getattr(instance, name))]
+    """What TRL exposes: every public method except ``reset`` and ``get_reward``."""
+    return [name for name in dir(instance) if not name.startswith("_")
+            and name not in ("reset", "get_reward") and callable(getattr(instance, name))]
 
 
 def _schema_from_inspect(method) -> dict:
@@ -190,3 +190,22 @@ def test_importing_the_adapters_does_not_import_trl_or_transformers():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_get_reward_owns_the_reward_and_agrees_with_the_reward_functions():
+    row = build_rows([TASK], variants=1, seed=3)[0]
+    oracle = _oracle_actions(row)
+    factory = environment_factory("PhysicianBench-v0")
+    full, partial, twin = factory(), factory(), factory()
+    for env in (full, partial, twin):
+        env.reset(**row)
+    for action in oracle:
+        getattr(full, action["tool"])(**action["arguments"])
+    for env in (partial, twin):
+        for action in [a for a in oracle if "search" in a["tool"]]:
+            getattr(env, action["tool"])(**action["arguments"])
+    assert not partial.done
+    rewards = [full.get_reward(), partial.get_reward()]
+    assert rewards[0] == 1.0 and 0.0 < rewards[1] < 1.0 and partial.done
+    assert checkpoint_reward(environments=[twin]) == [rewards[1]]
+    assert partial.get_reward() == rewards[1]
