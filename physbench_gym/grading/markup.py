@@ -169,6 +169,19 @@ def spoken_numbers(text: str) -> str:
     return _AND_A_HALF.sub(lambda m: f"{_SMALL.get(m.group(1).lower(), m.group(1))}.5", text)
 
 
+# British spellings of clinical words, read as the lexicon writes them ('sleep apnoea').
+_BRITISH_FORMS = {"apnoe": "apne", "oede": "ede", "diarrhoe": "diarrhe", "dyspnoe": "dyspne",
+                  "haem": "hem", "anaem": "anem", "leukaem": "leukem", "ischaem": "ischem",
+                  "oesoph": "esoph", "oestr": "estr", "paed": "ped", "gynae": "gyne",
+                  "coeli": "celi", "faec": "fec"}
+_BRITISH_WORD = re.compile(r"\b(" + "|".join(_BRITISH_FORMS) + r")", re.IGNORECASE)
+
+
+def _american(match: re.Match[str]) -> str:
+    plain = _BRITISH_FORMS[match.group(1).lower()]
+    return plain.capitalize() if match.group(1)[:1].isupper() else plain
+
+
 def normalize_characters(text: str) -> str:
     """Unicode and typography to plain ASCII-like text that keeps every clinical sign; an
     arrow after a value flags it ('8.9 ↑' -> '8.9 (high)'), before a drug changes it."""
@@ -184,7 +197,7 @@ def normalize_characters(text: str) -> str:
     text = _CONCENTRATION.sub(r"\1", text)
     text = re.sub(r"\)(?=[:;])", ") ", text)
     text = _GLUED_EQUALS.sub(" = ", text)
-    text = _APPROX_DOT.sub(r"\1", text)
+    text = _BRITISH_WORD.sub(_american, _APPROX_DOT.sub(r"\1", text))
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
     return expand_intervals(spoken_numbers(text.replace("\t", " ").replace("\r", "")))

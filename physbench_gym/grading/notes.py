@@ -862,7 +862,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
             return None  # 'fosfomycin (less effective than NFT; only if NFT cannot be taken)',
             # 'no benefit over high-dose cetirizine'
         return "avoid"  # named under 'Agents excluded' or 'What to avoid'
-    line_start = mention.start <= 3 or clause.kind in ("item", "row") or bool(
+    line_start = mention.start <= 3 or bool(_ENUMERATOR_ONLY.fullmatch(
+        clause.text[:mention.start])) or clause.kind in ("item", "row") or bool(
         _WITH_LEAD.search(clause.text[:mention.start]) and clause.mentions
         and clause.mentions[0].start <= 3 and clause.mentions[0].decision is None) or bool(
         _LEAD_LABEL.fullmatch(clause.text[:mention.start])) or bool(
@@ -880,6 +881,7 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
 
 _COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\s+"
                             r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+_ENUMERATOR_ONLY = re.compile(r"\s*(?:\(?\d{1,2}[.)]|\(?[a-z]\))\s*")  # '(3) TTE, ordered'
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.
 _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do|did|can|will|"
                          r"would|may|might|must|works|acts|takes)\b", re.IGNORECASE)
@@ -1107,7 +1109,8 @@ _TARGET_DOSE = re.compile(r"\b(?:target|goal)(?: dose)?(?: of)?\s*(?:[:=~]|of)?\
                           re.IGNORECASE)
 _AS_NEEDED = re.compile(r"\b(?:as needed|prn|p\.r\.n|when needed|if needed|on demand|"
                         r"as required)\b", re.IGNORECASE)
-_DOSED = re.compile(r"\d\s*(?:mg|mcg|g|iu|units?|tab|tablet|capsule|puff|spray)\b", re.IGNORECASE)
+_DOSED = re.compile(r"\d\s*(?:mg|mcg|g|iu|units?|tab|tablet|capsule|puff|spray|milligrams?|"
+                    r"micrograms?|grams?)\b", re.IGNORECASE)
 
 
 class NoteNeverArgs(NoteArgs):

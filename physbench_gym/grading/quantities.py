@@ -330,6 +330,8 @@ def _unit_after(clause: str, position: int) -> tuple[str, int]:
                                        or _VOLUME_CONTEXT.search(clause, max(0, position - 50),
                                                                  position)):
         return "l", match.end()
+    if match.group("unit") == "H" and _PER_PERIOD_BEFORE.search(clause, 0, position):
+        return "h", match.end()  # 'IN ANY 24 H'
     if match.group("unit") in ("H", "L", "HH", "LL", "A"):
         return "", match.end()  # a lab flag ('8.9 H'), not hours or litres
     unit = unit_normalize(match.group("unit"))
@@ -338,6 +340,8 @@ def _unit_after(clause: str, position: int) -> tuple[str, int]:
     return unit, match.end()
 
 
+_PER_PERIOD_BEFORE = re.compile(r"\b(?:per|in|any|every|over|within|each|first|q)\s+\d+\s*$",
+                                re.IGNORECASE)
 # '4 weeks after completing therapy': a time counted from another event, not from now.
 _AFTER_EVENT = re.compile(r"^\s*(?:or more\s+|or longer\s+|at least\s+)?(?!(?:after|following)\s+"
                           r"(?:the |this |that )?(?:change|dose change|increase|dose increase|"

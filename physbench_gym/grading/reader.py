@@ -15,7 +15,7 @@ import dataclasses
 import functools
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -247,7 +247,9 @@ def _read(text: str, today: date | None = None) -> Note:
         clause = _clause_scopes(clause, line, start)
         conditions = [at for at, category in cues if category == CONDITIONAL]
         if clause.kind == "row" and conditions and not any(
-                a.start < min(conditions) for a in clause.actions):
+                a.start < min(conditions) for a in clause.actions) and not (
+                _if_has_own_consequence(clause.text, min(conditions),
+                                        (a.start for a in clause.actions))):
             # 'Sertraline | 100 mg | only if PHQ-9 >= 10 at 4 weeks': the row is a contingency
             clause = dataclasses.replace(clause, mentions=tuple(
                 dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
@@ -817,6 +819,14 @@ _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside:
                           r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
                           re.IGNORECASE)
+def _if_has_own_consequence(text: str, at: int, verb_starts: Iterable[int]) -> bool:
+    """'X (ODS risk), if the rise is faster, liberalize water': the condition leads to its own
+    verb after a comma, not back to X."""
+    match = _CONDITION_THEN.match(text, at)
+    return bool(match) and match.end() in set(verb_starts)
+
+
+_CONDITION_THEN = re.compile(r"[^,;.()]{3,80},\s*(?:then\s+)?")
 _NOT_THE_MENTIONS_IF = re.compile(r"\s[-:;]\s|,\s*\d[\d.]*\s+\w+$|,\s+(?:and|but|so)\s+\w+$")
 # 'nitrofurantoin ... so it should be avoided': a verb whose subject is a pronoun for the drug.
 _PRONOUN_BEFORE = re.compile(r"\b(?:it|this|they|these|them|which)\s+(?:\w+\s+){0,3}$",
@@ -1063,7 +1073,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         status = status - {FAMILY}  # 'ultrasound ordered to reassure her mother': her own test
     trailing_if = _TRAILING_IF.match(text, end)
     if (action is None or action.start < begin or action.kind in ("allow", "endorse")) and (
-            trailing_if) and not _NOT_THE_MENTIONS_IF.search(trailing_if.group(0)):
+            trailing_if) and not _NOT_THE_MENTIONS_IF.search(trailing_if.group(0)) and not (
+            _if_has_own_consequence(text, trailing_if.end(),
+                                    (v.start_char - offset for v, _, _ in verbs))):
         # not '19 mL/min, 17 if you use ideal body weight' (the second value's 'if'), nor
         # 'X, and if there is no response, Y' (the next clause's)
         # 'hold metformin if vomiting', 'CT if no response', 'aspirin would be reasonable if

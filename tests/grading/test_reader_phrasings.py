@@ -132,6 +132,13 @@ EGD_IN_8_12_WK = {"note_decision": {"concept": ["egd"], "action": ["order"],
 HB_9_2 = {"note_value": {"concept": ["hemoglobin"], "value": 9.2}}
 WARM_NOT_COLD = {"note_finding": {"concept": ["warm_aiha"], "opposite": ["cold_agglutinin"]}}
 CRCL_18 = {"note_value": {"concept": ["crcl"], "value": 18.3, "tolerance": 2.9}}
+SEVERE_OUD = {"note_category": {"subject": ["opioid_use_disorder"], "category": ["level_severe"],
+                                "others": ["level_mild", "level_moderate"]}}
+NA_RISE_8_PER_DAY = {"note_limit": {"concept": ["correction_rate"], "min": 4, "max": 12,
+                                    "unit": "mmol/L", "period_hours": 24}}
+ECHO_ORDERED = {"note_decision": {"concept": ["echocardiogram"], "action": ["order"]}}
+NO_DIGOXIN = {"note_never": {"concept": ["digoxin"], "allow_contingency": True,
+                             "action": ["start", "order", "endorse", "allow", "implicit"]}}
 AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action": ["avoid"]}}
 
 
@@ -525,6 +532,23 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (WARM_NOT_COLD, "This is warm autoimmune hemolytic anemia. In summary, this is cold "
                     "agglutinin disease, and if there is no response we will add rituximab.",
      False),
+    # the drug names the disorder; hours in capitals; a row's condition with its own verb
+    (SEVERE_OUD, "He has severe fentanyl use disorder (7 DSM-5 criteria).", True),
+    (SEVERE_OUD, "A: Severe fentanyl OUD (7/11 criteria).", True),
+    (SEVERE_OUD, "He has mild fentanyl use disorder (3 DSM-5 criteria).", False),
+    (NA_RISE_8_PER_DAY, "3. CORRECTION LIMIT: NA RISE NO MORE THAN 8 MMOL/L IN ANY 24 H.", True),
+    (NA_RISE_8_PER_DAY, "| Item | Plan |\n|---|---|\n| Correction limit | Na rise no more than "
+                        "8 mmol/L per 24 h (ODS risk); if the rise is faster, liberalize water |",
+     True),
+    (NA_RISE_8_PER_DAY, "3. CORRECTION LIMIT: NA RISE NO MORE THAN 18 MMOL/L IN ANY 24 H.", False),
+    # British spellings; an enumerated item's own verbless plan
+    (SLEEP_TESTING, "Plan:\n- Home sleep apnoea test. Requested.", True),
+    (ECHO_ORDERED, "Recommendations: (1) no anticoagulation; (3) transthoracic echocardiogram "
+                   "for LV function, atrial size and valves, ordered.", True),
+    (ECHO_ORDERED, "Recommendations: (1) no anticoagulation; (3) no echocardiogram is needed.",
+     False),
+    (NO_DIGOXIN, "Plan:\n- Rate control: digoxin 125 micrograms orally once daily.", False),
+    (NO_DIGOXIN, "Plan:\n- Rate control: metoprolol succinate 25 mg daily; not digoxin.", True),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
