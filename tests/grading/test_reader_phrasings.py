@@ -139,6 +139,7 @@ NA_RISE_8_PER_DAY = {"note_limit": {"concept": ["correction_rate"], "min": 4, "m
 ECHO_ORDERED = {"note_decision": {"concept": ["echocardiogram"], "action": ["order"]}}
 NO_DIGOXIN = {"note_never": {"concept": ["digoxin"], "allow_contingency": True,
                              "action": ["start", "order", "endorse", "allow", "implicit"]}}
+FERRITIN_7 = {"note_value": {"concept": ["ferritin"], "value": 7}}
 AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action": ["avoid"]}}
 
 
@@ -549,6 +550,10 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
      False),
     (NO_DIGOXIN, "Plan:\n- Rate control: digoxin 125 micrograms orally once daily.", False),
     (NO_DIGOXIN, "Plan:\n- Rate control: metoprolol succinate 25 mg daily; not digoxin.", True),
+    # iron studies named one by one
+    (FERRITIN_7, "Current ferritin is 7 ng/mL, serum iron 24, TIBC 452 and transferrin "
+                 "saturation 5 percent.", True),
+    (FERRITIN_7, "Current ferritin is 24 ng/mL, serum iron 7, TIBC 452.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
