@@ -30,6 +30,7 @@ from physbench_gym.errors import PhysBenchError
 from physbench_gym.integrations.trl import DEFAULT_ENV_ID
 
 FINISH = {"tool": "finish", "arguments": {"summary": ""}}
+MAX_LOST_ACTORS = 3  # per round: more means the cluster itself is failing
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,13 @@ class RolloutWorker:
             results.append(self.step(slot, action))
         return results
 
+    def replay(self, slot: int, request: RolloutRequest, actions: Sequence[Any]) -> None:
+        """Bring ``slot`` back to where ``actions`` left it (after this actor replaced a lost
+        one: the env is deterministic, so the same seed and actions give the same state)."""
+        self.reset(slot, request)
+        for action in actions:
+            self.step(slot, action)
+
     def oracle_actions(self, slot: int, request: RolloutRequest) -> list[dict[str, Any]]:
         """The reference solution of ``request``'s task instance."""
         self.reset(slot, request)
@@ -132,8 +140,9 @@ class RolloutPool:
             raise PhysBenchError(f"workers must be at least 1, got {workers}")
         self._ray = import_ray()
         self._connected_here = connect(address)
-        remote = self._ray.remote(num_cpus=num_cpus)(RolloutWorker)
-        self._actors = [remote.remote(env_id, env_kwargs) for _ in range(workers)]
+        self._remote = self._ray.remote(num_cpus=num_cpus)(RolloutWorker)
+        self._spawn = lambda: self._remote.remote(env_id, env_kwargs)
+        self._actors = [self._spawn() for _ in range(workers)]
 
     def __enter__(self) -> RolloutPool:
         return self
@@ -155,20 +164,19 @@ class RolloutPool:
         if actions is not None:
             if len(actions) != len(batch):
                 raise PhysBenchError(f"{len(actions)} action lists for {len(batch)} requests")
-            played = self._ray.get([self._actor(i).play.remote(self._slot(i), r, list(a))
-                                    for i, (r, a) in enumerate(zip(batch, actions,
-                                                                   strict=True))])
+            played = self._gather([(i, "play", (r, list(a)))
+                                   for i, (r, a) in enumerate(zip(batch, actions, strict=True))])
             return [_replayed(r, results) for r, results in zip(batch, played, strict=True)]
-        trajectories = [_started(r, *started) for r, started in zip(batch, self._ray.get(
-            [self._actor(i).reset.remote(self._slot(i), r) for i, r in enumerate(batch)]),
-            strict=True)]
+        trajectories = [_started(r, *started) for r, started in zip(
+            batch, self._gather([(i, "reset", (r,)) for i, r in enumerate(batch)]), strict=True)]
         while open_ := [i for i, t in enumerate(trajectories) if not t.done]:
             chosen = list(policy([trajectories[i] for i in open_]))
             if len(chosen) != len(open_):
                 raise PhysBenchError(f"the policy returned {len(chosen)} actions for "
                                      f"{len(open_)} open episodes")
-            stepped = self._ray.get([self._actor(i).step.remote(self._slot(i), action)
-                                     for i, action in zip(open_, chosen, strict=True)])
+            stepped = self._gather([(i, "step", (action,))
+                                    for i, action in zip(open_, chosen, strict=True)],
+                                   trajectories)
             for i, result in zip(open_, stepped, strict=True):
                 _advance(trajectories[i], *result)
         return trajectories
@@ -178,6 +186,34 @@ class RolloutPool:
         batch = [r if isinstance(r, RolloutRequest) else RolloutRequest(*r) for r in requests]
         return self._ray.get([self._actor(i).oracle_actions.remote(self._slot(i), r)
                               for i, r in enumerate(batch)])
+
+    def _gather(self, calls: list[tuple[int, str, tuple]],
+                trajectories: list[Trajectory] | None = None) -> list[Any]:
+        """Run ``(request index, method, args)`` on the actors, in order. An actor that dies
+        is replaced; the open episodes it held are replayed on the new one (from
+        ``trajectories``) and its calls run again, so a lost actor loses no episode."""
+        results: dict[int, Any] = {}
+        for _ in range(MAX_LOST_ACTORS + 1):
+            pending = [(n, c) for n, c in enumerate(calls) if n not in results]
+            refs = [getattr(self._actor(i), method).remote(self._slot(i), *args)
+                    for _, (i, method, args) in pending]
+            lost: set[int] = set()
+            for (n, (i, _, _)), ref in zip(pending, refs, strict=True):
+                try:
+                    results[n] = self._ray.get(ref)
+                except self._ray.exceptions.RayActorError:
+                    lost.add(i % len(self._actors))
+            if not lost:
+                return [results[n] for n in range(len(calls))]
+            for k in lost:
+                self._actors[k] = self._spawn()
+            if trajectories is not None:  # bring the replaced actors' open episodes back
+                self._ray.get([self._actor(i).replay.remote(self._slot(i), t.request, [
+                    _recorded(e["action"]) for e in t.events[1:]])
+                    for i, t in enumerate(trajectories)
+                    if i % len(self._actors) in lost and not t.done])
+        raise PhysBenchError(f"more than {MAX_LOST_ACTORS} rollout actors were lost in one "
+                             "round; is the cluster short of memory?")
 
     def close(self) -> None:
         """Stop the actors (and the local cluster this pool started); safe to call twice."""
@@ -227,6 +263,11 @@ def _advance(trajectory: Trajectory, event: dict[str, Any], checkpoints: dict) -
                                     "content": str(summary or DEFAULT_SUMMARY)})
         trajectory.done, trajectory.success = True, bool(event["info"].get("success"))
         trajectory.termination = str(event["info"].get("termination", ""))
+
+
+def _recorded(action: dict[str, Any]) -> Any:
+    """The action an event recorded, as it was sent (a malformed one as its raw text)."""
+    return action["raw"] if "raw" in action and "tool" not in action else action
 
 
 def _replayed(request: RolloutRequest, results: list) -> Trajectory:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ import pytest
 from physbench_gym.eval.provenance import ProvenanceError, compute_provenance
 from physbench_gym.eval.runner import EvalConfig, episode_seed, run_eval
 from tests.eval.agents import FAIL_SEEDS_ENV, MARKER_DIR_ENV
-from tests.eval.conftest import REPO, physbench
+from tests.eval.conftest import REPO, physbench, start_and_kill
 
 ray = pytest.importorskip("ray")
 
@@ -99,6 +100,24 @@ def test_a_ray_run_resumes_with_only_the_missing_episodes(markers: Path, tmp_pat
                     progress=None)
     assert (more.ran, more.skipped) == (1, 1)
     assert [r["sample"] for r in _lines(out)] == [0, 1]
+
+
+def test_a_driver_killed_mid_run_resumes_to_the_local_results(markers: Path, local_run: Path,
+                                                              tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    args = ["eval", "--backend", "ray", "--address", "auto", "--workers", "1", "--agent",
+            "tests.eval.agents:SlowOracle", "--tasks", ",".join(TASKS), "--k", "3"]
+    assert start_and_kill(args, out, after_lines=2) == -signal.SIGKILL
+    written = _lines(out)
+    assert 2 <= len(written) < 6
+    resumed = run_eval(EvalConfig(tasks=TASKS, k=3, agent="tests.eval.agents:SlowOracle"), out,
+                       workers=2, backend="ray", progress=None)
+    assert (resumed.ran, resumed.skipped) == (6 - len(written), len(written))
+    assert _lines(out)[:len(written)] == written
+    keys = [(r["task_id"], r["sample"]) for r in _lines(out)]
+    assert len(keys) == len(set(keys)) == 6
+    assert [json.loads(line)["score"] for line in _essence(out)] == [
+        json.loads(line)["score"] for line in _essence(local_run)]
 
 
 def test_a_worker_with_other_files_than_the_driver_refuses_to_run(markers: Path,

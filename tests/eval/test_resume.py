@@ -7,14 +7,10 @@ parallel and sequential runs produce the same episodes.
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-from tests.eval.conftest import REPO, physbench
+from tests.eval.conftest import physbench, start_and_kill
 
 TASKS = "thyroid_medication_management,incidental_pulmonary_findings"
 ARGS = ("--agent", "tests.eval.agents:SlowOracle", "--tasks", TASKS, "--k", "12",
@@ -26,28 +22,9 @@ def _lines(out: Path) -> list[dict]:
     return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
 
 
-def _start_and_kill(out: Path, after_lines: int) -> int:
-    process = subprocess.Popen([sys.executable, "-m", "physbench_gym.cli", "eval", *ARGS,
-                                "--out", str(out)], cwd=REPO, env=dict(os.environ),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    results = out / "results.jsonl"
-    deadline = time.monotonic() + 240
-    try:
-        while time.monotonic() < deadline and process.poll() is None:
-            if results.exists() and results.read_bytes().count(b"\n") >= after_lines:
-                process.send_signal(signal.SIGKILL)
-                break
-            time.sleep(0.005)
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-    return process.returncode
-
-
 def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     killed = tmp_path / "killed"
-    assert _start_and_kill(killed, after_lines=3) == -signal.SIGKILL
+    assert start_and_kill(["eval", *ARGS], killed, after_lines=3) == -signal.SIGKILL
     written = _lines(killed)
     assert 3 <= len(written) < EPISODES
     with (killed / "results.jsonl").open("ab") as handle:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator
 from typing import Any
 
@@ -86,6 +88,29 @@ def test_action_streams_give_the_policy_loops_trajectories(
     short = pool.rollout(REQUESTS[:1], actions=[plans[0][:3]])[0]
     assert short.done and short.events[-1]["tool"] == "finish" and short.score < 1.0
     assert len(short.rewards) == 4
+
+
+def test_an_actor_lost_mid_rollout_loses_no_episode(
+        pool: RolloutPool, plans: list[list[dict[str, Any]]]) -> None:
+    reference = pool.rollout(REQUESTS, _replaying(plans))
+    replaying, rounds = _replaying(plans), []
+
+    def policy(open_episodes: list[Trajectory]) -> list[Any]:
+        rounds.append(len(open_episodes))
+        if len(rounds) == 3:  # kill the actor holding the first episode, mid-episode
+            pid = ray.get(pool._actors[0].__ray_call__.remote(lambda self: os.getpid()))
+            os.kill(pid, signal.SIGKILL)
+        return replaying(open_episodes)
+
+    victim = pool._actors[0]
+    recovered = pool.rollout(REQUESTS, policy)
+    assert pool._actors[0] is not victim  # the lost actor was replaced
+    for one, other in zip(recovered, reference, strict=True):
+        assert (one.messages, one.rewards, one.checkpoints, one.score) == (
+            other.messages, other.rewards, other.checkpoints, other.score)
+        assert one.done and one.success
+    streamed = pool.rollout(REQUESTS, actions=plans)  # the replacement actor plays on
+    assert [t.score for t in streamed] == [t.score for t in reference]
 
 
 def test_misuse_raises_clear_errors(pool: RolloutPool) -> None:
