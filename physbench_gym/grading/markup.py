@@ -40,6 +40,16 @@ _CONCENTRATION = re.compile(r"\[((?:Na|K|Cl|Ca|Mg|HCO3|H)\+*-*)\]")
 _DASH_BETWEEN_NUMBERS = re.compile(r"(?<=\d)\s*[\u2013\u2014]\s*(?=\d)")
 # 'CHA2DS2VASc=2', 'FIB4=1.9': a score glued to its value reads as two words.
 _GLUED_EQUALS = re.compile(r"(?<=[A-Za-z])=(?=[\d<>~])")
+# Negative contractions written out, so that 'isn't helpful' reads as 'is not helpful'.
+_CONTRACTION = re.compile(r"\b(is|are|was|were|does|do|did|has|have|had|would|should|could|wo|"
+                          r"ca)n[\'\u2019]t\b", re.IGNORECASE)
+
+
+def _uncontracted(match: re.Match[str]) -> str:
+    head = match.group(1)
+    return {"wo": "will", "ca": "can"}.get(head.lower(), head) + " not"
+
+
 # 'CrCl = approx. 41': an abbreviation's period that is no sentence end; a dictated 'slash'.
 _APPROX_DOT = re.compile(r"\b(approx|est|ca|abt)\.(?=\s*[\d~(])", re.IGNORECASE)
 _SPOKEN_SLASH = re.compile(r"(?<=\w) slash (?:(one|two)\b)?(?=\s*\w)", re.IGNORECASE)
@@ -198,6 +208,7 @@ def normalize_characters(text: str) -> str:
     text = re.sub(r"\)(?=[:;])", ") ", text)
     text = _GLUED_EQUALS.sub(" = ", text)
     text = _BRITISH_WORD.sub(_american, _APPROX_DOT.sub(r"\1", text))
+    text = _CONTRACTION.sub(_uncontracted, text)
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
     return expand_intervals(spoken_numbers(text.replace("\t", " ").replace("\r", "")))
@@ -411,6 +422,8 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
         for i, cell in enumerate(rest, start=1):
             if not cell:
                 continue
+            if _NEVER_CELL.fullmatch(cell):
+                cell = "avoid"  # '| NSAIDs incl. celecoxib | - | never |'
             name = header[i] if i < len(header) else ""
             # 'TSH | Result 8.9' and 'Reason excluded ...' keep their label; a worded cell
             # under a generic header speaks for itself ('Stop (PCP messaged)' under 'Detail')
@@ -425,6 +438,8 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
     return out
 
 
+_NEVER_CELL = re.compile(r"\s*(?:never|never again|not ever|do not use|don't use)\s*\.?\s*",
+                         re.IGNORECASE)
 _TOTAL_ROW = re.compile(r"\s*(?:total|total score|sum|score)\s*:?\s*", re.IGNORECASE)
 _GENERIC_HEADER = re.compile(r"(?:details?|frequency|freq|"
                              r"dose|dosing|route|comments?|notes?|items?|drugs?|tests?|"

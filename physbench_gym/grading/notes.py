@@ -1155,7 +1155,7 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
             continue
         if args.allow_contingency and mention.has(CONDITIONAL, TEMPORARY) and not any(
                 c.category == ALTERNATIVE and _WISH.search(c.text) for c in mention.cues) and (
-                not args.contingency_on or _names_any(clause, args.contingency_on)) and (
+                not args.contingency_on or _names_in_condition(clause, args.contingency_on)) and (
                 args.contingency_after is None or _times_fit(clause, args.contingency_after)):
             continue
         decision = mention.decision
@@ -1179,6 +1179,18 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
 # 'X may replace Y', 'X is an acceptable alternative to Y', 'X instead of Y'.
 _IN_PLACE_OF = re.compile(r"\b(?:replac\w*|instead of|in place of|alternatives? to|"
                           r"substitut\w*|in lieu of|rather than|swap\w*)\b", re.IGNORECASE)
+
+
+def _names_in_condition(clause: Clause, concepts: Iterable[str]) -> bool:
+    """Whether the clause's condition names one of the concepts: 'once he is off oxycodone,
+    naltrexone', not 'if he expects heavy drinking, naltrexone, and skip oxycodone that day'."""
+    spans = [m.span() for m in _CONDITION_SPAN.finditer(clause.text)]
+    return any(a <= m.start < b for m in clause.mentions if set(m.concepts) & set(concepts)
+               for a, b in spans) or not spans and _names_any(clause, concepts)
+
+
+_CONDITION_SPAN = re.compile(r"\b(?:if|unless|once|when|after|until|provided|only)\b[^,;:]*",
+                             re.IGNORECASE)
 
 
 def _never_instead(note: Note, args: NoteNeverArgs, label: str) -> CheckpointResult:

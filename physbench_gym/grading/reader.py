@@ -1519,10 +1519,10 @@ def _closes_aside(gap: str) -> bool:
 
 def _list_end(spans: list[Any], i: int) -> int:
     """The index of the last concept of the list that concept i opens or continues."""
-    last = i
-    while last + 1 < len(spans):
+    last, following = i, i + 1
+    while following < len(spans):
         gap, depth, closes_aside = [], 0, False
-        for token in spans[i].doc[spans[last].end:spans[last + 1].start]:
+        for token in spans[i].doc[spans[last].end:spans[following].start]:
             depth += token.text.count("(") - token.text.count(")")  # skip '(r/o lymphoma)'
             if depth <= 0 and ")" not in token.text:
                 gap.append(token)
@@ -1535,6 +1535,9 @@ def _list_end(spans: list[Any], i: int) -> int:
                 gap = gap[1:]  # 'amoxicillin 1 g twice daily with clarithromycin ...'
         words = [t.lower_ for t in gap if t.lower_ not in ("a", "an", "the")]
         if depth > 0:
+            if words in ([], ["and"], ["or"], ["nor"]) and following + 1 < len(spans):
+                following += 1  # 'amoxicillin (allergy) and clarithromycin': an aside's
+                continue  # concept inside a list, not the end of it
             break  # 'zoledronic acid (excluded) (CrCl < 35)': the next concept is an aside's
         if not (len(gap) <= 4 and all(t.lower_ in _LIST_WORDS for t in gap)
                 or len(gap) <= 6 and words and words[0] == "with" and words[-1] in _LIST_WORDS
@@ -1543,7 +1546,8 @@ def _list_end(spans: list[Any], i: int) -> int:
                     words[1:] in ([], ["stopping"], ["completing"], ["finishing"]))):
             # 'aspirin 81 mg after apixaban is reasonable': the verb is the subject's too
             break  # 'EGD with duodenal biopsies and colonoscopy' is still a list
-        last += 1
+        last = following
+        following += 1
     return last
 
 

@@ -140,6 +140,12 @@ ECHO_ORDERED = {"note_decision": {"concept": ["echocardiogram"], "action": ["ord
 NO_DIGOXIN = {"note_never": {"concept": ["digoxin"], "allow_contingency": True,
                              "action": ["start", "order", "endorse", "allow", "implicit"]}}
 FERRITIN_7 = {"note_value": {"concept": ["ferritin"], "value": 7}}
+AVOID_AMOXICILLIN = {"note_decision": {"concept": ["amoxicillin"], "action": ["avoid"]}}
+AVOID_NSAIDS = {"note_decision": {"concept": ["nsaid"], "action": ["avoid", "stop"]}}
+NO_ALLERGY_TESTING = {"note_decision": {"concept": ["allergy_testing"], "action": ["avoid"]}}
+NO_NALTREXONE_UNTIL_OFF_OPIOIDS = {"note_never": {"concept": ["naltrexone"],
+                                                  "allow_contingency": True,
+                                                  "contingency_on": ["opioid"]}}
 AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action": ["avoid"]}}
 
 
@@ -554,6 +560,26 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (FERRITIN_7, "Current ferritin is 7 ng/mL, serum iron 24, TIBC 452 and transferrin "
                  "saturation 5 percent.", True),
     (FERRITIN_7, "Current ferritin is 24 ng/mL, serum iron 7, TIBC 452.", False),
+    # 'as far as I can tell' is no hedge; a list goes on past a member's aside
+    (AVOID_AMOXICILLIN, "As far as I can tell, both amoxicillin (allergy) and clarithromycin "
+                        "(macrolide resistance likely) should be avoided.", True),
+    (AVOID_AMOXICILLIN, "Amoxicillin (no true allergy) can be used.", False),
+    # a table cell 'never'; contractions written out
+    (AVOID_NSAIDS, "| Drug | Dose | Duration |\n|---|---|---|\n| NSAIDs incl. celecoxib | - | "
+                   "never |", True),
+    (AVOID_NSAIDS, "| Drug | Dose | Duration |\n|---|---|---|\n| Ibuprofen | 400 mg | "
+                   "as needed |", False),
+    (NO_ALLERGY_TESTING, "Food or skin allergy testing isn't helpful, so I haven't ordered any.",
+     True),
+    (NO_ALLERGY_TESTING, "Food allergy testing is helpful here; I have ordered it.", False),
+    (CSU, "I agree with your diagnosis of chronic spontaneous urticaria, and right now it's "
+          "clearly not under control.", True),
+    # a contingency must be on what rules the drug out, in its condition
+    (NO_NALTREXONE_UNTIL_OFF_OPIOIDS, "If he has been off oxycodone for 7-10 days, naltrexone "
+                                      "50 mg daily could be started.", True),
+    (NO_NALTREXONE_UNTIL_OFF_OPIOIDS, "If he anticipates heavy drinking, he can take naltrexone "
+                                      "50 mg an hour beforehand and skip his oxycodone that "
+                                      "day.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
