@@ -35,6 +35,7 @@ from physbench_gym.grading.reader import (
     FAMILY,
     HISTORICAL,
     LATER,
+    LIST_MARK,
     POSSIBLE,
     TEMPORARY,
     Clause,
@@ -862,7 +863,7 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
             return None  # 'fosfomycin (less effective than NFT; only if NFT cannot be taken)',
             # 'no benefit over high-dose cetirizine'
         return "avoid"  # named under 'Agents excluded' or 'What to avoid'
-    line_start = mention.start <= 3 or bool(_ENUMERATOR_ONLY.fullmatch(
+    line_start = mention.start <= 3 or bool(LIST_MARK.fullmatch(  # '(3) TTE, ordered'
         clause.text[:mention.start])) or clause.kind in ("item", "row") or bool(
         _WITH_LEAD.search(clause.text[:mention.start]) and clause.mentions
         and clause.mentions[0].start <= 3 and clause.mentions[0].decision is None) or bool(
@@ -881,7 +882,6 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
 
 _COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\s+"
                             r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
-_ENUMERATOR_ONLY = re.compile(r"\s*(?:\(?\d{1,2}[.)]|\(?[a-z]\))\s*")  # '(3) TTE, ordered'
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.
 _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do|did|can|will|"
                          r"would|may|might|must|works|acts|takes)\b", re.IGNORECASE)

@@ -731,8 +731,8 @@ _ENDORSING_SUBJECT = re.compile(
     r"recommendation|approach|management|choice|option)\b[^.;:(),\n]{0,30}?"
     r"\b(is|are|remains|will be)"
     r"\s+(?!not\b|no\b|a\s+poor|unclear|uncertain|limited|debated)", re.IGNORECASE)
-# The start of a line that lists an option: '(1) ', '- ', 'b) '.
-_OPTION_OPENS = re.compile(r"\s*(?:\(?\w\)|\d{1,2}[.)]|[-*])?\s*$")
+# What opens a listed item before its words: '(1) ', '3) ', 'b) ', '- ' (or nothing).
+LIST_MARK = re.compile(r"\s*(?:\(?\d{1,2}[.)]|\(?[a-z]\)|[-*])?\s*")
 _CAUSATIVES = frozenset({"have", "has", "let", "help", "helped", "make", "ask", "asked", "tell",
                          "told", "advise", "advised", "instruct", "instructed", "get"})
 # '(repeated steroid bursts)', 'despite continued aspirin use': a participle naming its noun.
@@ -1027,7 +1027,7 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
             text[action.start + len(action.text):begin], re.IGNORECASE):
         action = Action("start", action.text, action.start, action.negated)  # 'switch to X'
     if action is not None and line.section == "avoid" and action.text.endswith("ing") and (
-            _OPTION_OPENS.match(text[:action.start])):
+            LIST_MARK.fullmatch(text[:action.start])):
         action = Action("avoid", action.text, action.start)  # rejected: '(1) Adding X'
     implied = lexicon.acting_terms().get(span.text.lower())
     if implied and (action is None or action.start < begin):
@@ -1348,12 +1348,12 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
     ('avoid NSAIDs, including ibuprofen and naproxen'), not over a phrase that makes the later
     concept the object of something else ('avoid calcium within 4 hours of levothyroxine')."""
     words, depth, starts_concept = [], 0, []
-    concept_starts = {s.start for s in spans}
+    concept_starts = {s.start for s in spans} | {span.start}
     for token in span.doc[verb.end:span.start]:  # a parenthesis is an aside: skip its words
         depth += token.text.count("(") - token.text.count(")")
         if depth <= 0 and ")" not in token.text:
             words.append(token.lower_)
-            starts_concept.append(token.i + 1 in concept_starts | {span.start})
+            starts_concept.append(token.i + 1 in concept_starts)
         depth = max(depth, 0)
     asides = [(a, b) for a, b in _asides(span.doc.text)
               if verb.end_char <= a and b < span.start_char]
