@@ -58,10 +58,17 @@ ACCEPTED_PLANS = {"ckd3b": ("denosumab", "risedronate_weekly", "risedronate_mont
 
 
 def _plan_option(key: str) -> dict[str, Any]:
+    """One antiresorptive at its labeled dose and schedule, and no second one started beside
+    it (an alternative behind a trigger is fine)."""
     concept, dose, per_day, label = PLANS[key]
-    return {"note_decision": {"concept": [concept], "action": ["start"],
-                              "dose": {"value": dose, "tolerance": 0.01, "unit": "mg"},
-                              "every": {"min": per_day, "max": per_day}, "label": label}}
+    others = sorted({c for c, *_ in PLANS.values()} - {concept})
+    return {"all": {"of": [
+        {"note_decision": {"concept": [concept], "action": ["start"],
+                           "dose": {"value": dose, "tolerance": 0.01, "unit": "mg"},
+                           "every": {"min": per_day, "max": per_day}, "label": label}},
+        {"note_decision": {"concept": others, "action": ["avoid"], "opposite": ["start"],
+                           "required": False,
+                           "label": f"no second antiresorptive beside {concept}"}}]}}
 
 
 def ckd_epi_2021(creatinine: float, age: int, female: bool) -> float:

@@ -68,6 +68,13 @@ def _plan_options(chosen: dict[str, Any]) -> list[dict[str, Any]]:
         "dose": {"value": chosen["dose_mg"], "tolerance": 0.5, "unit": "mg"},
         "every": {"min": chosen["per_day"], "max": chosen["per_day"]},
         "label": f"{chosen['drug']} {chosen['dose_text']}"}}]
+    if chosen["drug"] == "acamprosate" and chosen["dose_mg"] < 666:
+        # the renal dose is a ceiling: no later or conditional step to the full dose
+        options = [{"all": {"of": [options[0], {"note_decision": {
+            "concept": ["acamprosate"], "action": ["start", "increase", "continue"],
+            "dose": {"max": chosen["dose_mg"] + 0.5, "unit": "mg"}, "required": False,
+            "all_steps": True, "strict": True, "opposite": [],
+            "label": f"no acamprosate dose above the renal {chosen['dose_text']}"}}]}}]
     if chosen["drug"] == "naltrexone":
         options.append({"note_decision": {
             "concept": ["naltrexone"], "action": ["start"], "deferral_contradicts": True,

@@ -164,6 +164,14 @@ ALLOWANCES = [
      "Bupropion may be added as needed if energy stays low."),
     ("snri_to_ssri_titration", "another antidepressant",
      "Mirtazapine 15 mg at bedtime is a reasonable add-on if she prefers."),
+    ("afib_tachy_brady_elderly", "AV-nodal blocker before pacing",
+     "Diltiazem 120 mg daily is a reasonable add-on if her rates stay fast."),
+    ("afib_tachy_brady_elderly", "AV-nodal blocker before pacing",
+     "Digoxin may be added as needed for rate control."),
+    ("oligomenorrhea_pcos", "pituitary MRI",
+     "A pituitary MRI is a reasonable option if she prefers."),
+    ("oligomenorrhea_pcos", "pelvic ultrasound",
+     "A pelvic ultrasound may be ordered as needed."),
     ("thyroid_function_workup", "thyroid ultrasound",
      "A baseline thyroid ultrasound is reasonable given her family history."),
     ("thyroid_function_workup", "thyroid ultrasound",
@@ -206,6 +214,9 @@ TURN_DOWNS = {
     "snri_to_ssri_titration": "Avoid tramadol and St John's wort during the overlap.",
     "incidental_pulmonary_findings": "No PET/CT for this nodule.",
     "thyroid_function_workup": "No thyroid ultrasound or liothyronine is needed.",
+    "afib_tachy_brady_elderly": "No digoxin, diltiazem or verapamil before the pacemaker.",
+    "oligomenorrhea_pcos": "No pituitary MRI, pelvic ultrasound or ACTH stimulation test is "
+                           "needed.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

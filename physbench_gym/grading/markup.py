@@ -96,7 +96,9 @@ _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
               (re.compile(r"(?<![\w/])w/(?=\s|\w)", re.IGNORECASE), "with "),
               (re.compile(r"\bb/c\b", re.IGNORECASE), "because"),
               (re.compile(r"\bd/t\b", re.IGNORECASE), "due to"),
-              (re.compile(r"\bc/o\b", re.IGNORECASE), "complains of"))
+              (re.compile(r"\bc/o\b", re.IGNORECASE), "complains of"),
+              # 'cont D3 2000 IU daily': continue, before a drug (not 'cont.' after a list)
+              (re.compile(r"\bcont(?=\s+[A-Za-z])", re.IGNORECASE), "continue"))
 
 
 def expand_intervals(text: str) -> str:
@@ -263,6 +265,16 @@ def lines(note: str) -> tuple[Line, ...]:
             continue
         item_goes_on, after_blank = not after_blank, False
         stripped = re.sub(r"^\s*>\s?", "", stripped)
+        asked = _BOLD_QUESTION.match(stripped)
+        if asked and _PLAN_QUESTION.search(asked.group(2)):
+            # '**Does he need surgery now?** No. ...': the answer to a question about the
+            # plan is the plan
+            flush_paragraph()
+            out.append(Line(_inline(asked.group(2)), "question", "heading"))
+            section, opened_by_label = "plan", False
+            if asked.group(3).strip():
+                paragraph.append(_inline(asked.group(3)))
+            continue
         heading = _heading(stripped)
         if heading is None and _REJECTING_LEAD.search(stripped):
             # 'I considered and rejected the following alternatives:' over the list it heads
@@ -326,6 +338,10 @@ def lines(note: str) -> tuple[Line, ...]:
             # 'Hx: ...' then 'Stroke risk: ...': another label ends the labelled section
             flush_paragraph()
             section = line_section = "body"
+        if bullet and out and out[-1].kind == "item" and not paragraph and text.startswith("="):
+            # '- Deficit = wt x (15 - Hb) x 2.4 + 500' then '- = 81 x (15 - 9.2) ... = 1628 mg'
+            out[-1] = Line(f"{out[-1].text} {text}", out[-1].section, "item")
+            continue
         if bullet:
             flush_paragraph()
             indent = len(raw_line) - len(raw_line.lstrip())
@@ -350,6 +366,14 @@ def lines(note: str) -> tuple[Line, ...]:
 
 
 _ASIDE = re.compile(r"\s*\([^()]*\)")
+# A question in bold or as a heading that the lines after it answer: '**Q3. Which drug?**'.
+# What a question about the plan asks ('How should she be followed?', 'Does he need surgery?').
+_PLAN_QUESTION = re.compile(r"\b(?:follow\w*|monitor\w*|treat\w*|start\w*|stop\w*|prescrib\w*|"
+                            r"order\w*|next|recommend\w*|manag\w*|plan\w*|refer\w*|work-?up|"
+                            r"imaging|surgery|dose|dosing|therapy|medication|drug|should (?:we|I|"
+                            r"he|she|they)|need)\b", re.IGNORECASE)
+_BOLD_QUESTION = re.compile(r"^(\*\*|__|#{1,4}\s*)(?!Q\d*\s*[:.)])(.{3,160}?\?)(?:\*\*|__)?"
+                            r"\s*(.*)$")
 # Section labels that also name the step they head ('Follow-up: 2 weeks'): kept in the text.
 _STEP_LABELS = frozenset({"follow-up", "follow up", "followup", "f/u", "monitoring"})
 # A sentence that heads a list of options turned down, up to the next blank line.

@@ -223,7 +223,10 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
                 stated = stated or bool(readings) and all(  # is the value? either, if all fit
                     r is not None and args.accepts(r) for r in readings)
                 continue
-            for quantity in _values_of(clause, mention):
+            values = list(_values_of(clause, mention))
+            if not any(args.reading(q, unit, factors) for q in values):
+                values = _before_label(clause, mention)  # '4.6 cm AAA in a 71-year-old man'
+            for quantity in values:
                 reading = args.reading(quantity, unit, factors)
                 if reading is None:
                     continue
@@ -235,7 +238,8 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
                             quantity.role == "later" and _last_of_trend(clause, quantity)):
                         stated = True
                 elif (quantity is _first_stated(clause, mention) and mention.action is None
-                      and _current(clause, quantity)):
+                      and _current(clause, quantity)
+                      and not _OPERAND.search(clause.text, 0, quantity.start)):
                     wrong.append(f"{_show(quantity)} in \"{clause.text[:80]}\"")
     if wrong and args.contradicts:
         return CheckpointResult(False, f"{label} stated as {wrong[0]} (expected "
@@ -331,7 +335,19 @@ def _segment(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     """The quantities written after a label up to the next concept."""
     end = _segment_end(clause, mention)
     own = tuple(q for q in clause.quantities if mention.end <= q.start < end)
-    return own or (clause.quantities if len(clause.mentions) == 1 else ())
+    return own or (clause.quantities if len(clause.mentions) == 1 else ()) or _before_label(
+        clause, mention)
+
+
+def _before_label(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
+    """A value with its unit that opens the phrase its label closes ('4.6 cm infrarenal AAA',
+    '1,000-1,200 mg of calcium a day')."""
+    return tuple(q for q in clause.quantities if q.unit and q.end <= mention.start
+                 and _BEFORE_LABEL.fullmatch(clause.text, q.end, mention.start)
+                 and not any(m.start < q.start for m in clause.mentions))
+
+
+_BEFORE_LABEL = re.compile(r"\s*(?:of\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
 
 
 # 'FIB-4 (age 54, ...) =', 'FIB-4 from the labs:'; 'the deficit is weight 81 times ...'
@@ -364,7 +380,13 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
     an earlier value, a limit or a reference ('TSH 4.1 -> 8.9', 'CHA2DS2-VASc 0 (age 42...)'),
     or the result of a formula written out ('FIB-4 = 45 x 48 / ... = 1.89'); thresholds and
     earlier values come along so that they can be told apart."""
+    unit_of = [q for q in clause.quantities if q.start < mention.start and mention.end <= q.end]
+    if unit_of:
+        return unit_of  # '28 HU': the label is the value's unit
     own = _segment(clause, mention)
+    if own and _STATED_THEN_PARTS.fullmatch(clause.text, mention.end, own[0].start) and (
+            _ITS_PARTS.match(clause.text, own[0].end)):
+        return own[:1]  # 'CHA2DS2-VASc = 4 (age >= 75 -> 2, female -> 1, HTN -> 1)'
     if _computes(clause, mention):
         own = tuple(q for q in clause.quantities if q.start >= mention.end)  # 'X = a x b = c'
     formula = own and (_FORMULA.search(clause.text, mention.end, own[-1].end)
@@ -379,6 +401,10 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
             or q.comparator]
 
 
+_STATED_THEN_PARTS = re.compile(r"\s*(?:=|:|is|of)\s*")
+_ITS_PARTS = re.compile(r"\s*\([^()]*(?:->|=|\+)[^()]*\)")
+_PLACED = re.compile(r"\s+(?:below|above|beyond|distal to|proximal to|from the)\b",
+                     re.IGNORECASE)
 _LIST_GAP = re.compile(r"\s*(?:[,/]|or|and/or|vs\.?|versus)?\s*", re.IGNORECASE)
 
 
@@ -391,7 +417,8 @@ def _bare_list(clause: Clause, mention: Mention) -> bool:
         return False  # 'FIB-4 = 54 x 48 / (122 x sqrt 50) = 1.89'
     plain = [q for q in own
              if q.role in ("", "approximate") and not q.comparator and q.high is None]
-    if len(plain) < 2 or plain[0].unit and plain[1].unit and plain[0].unit != plain[1].unit:
+    if len(plain) < 2 or plain[0].unit and plain[1].unit and plain[0].unit != plain[1].unit or (
+            _PLACED.match(clause.text, plain[1].end)):  # 'AAA 4.6 cm, 2.5 cm below the renals'
         return False
     first, second = plain[:2]
     gap = re.sub(r"\((?:h|l|high|low)\)", "", clause.text[first.end:second.start],
@@ -416,16 +443,23 @@ def _first_stated(clause: Clause, mention: Mention) -> Quantity | None:
     return (result or candidates or [None])[0]
 
 
+# '(target Hb - actual Hb) x 2.4': a factor of a formula, not the value of what precedes it.
+_OPERAND = re.compile(r"(?:\bx|[*/+])\s*$")
+
+
 def _current(clause: Clause, quantity: Quantity) -> bool:
     """A value stated as the present one: not old, not a threshold, goal, range, estimate or
     earlier value, and not in a clause that dates what it reports ('TSH 3.1 (Feb 2025)')."""
     if quantity.role not in ("", "approximate") or quantity.comparator or (
             quantity.high is not None):
         return False
-    if clause.past_dated or _DATED.search(clause.text) or _PAST_REPORT.search(clause.text):
+    labeled_now = _NOW_BEFORE.search(clause.text, max(0, quantity.start - 25), quantity.start)
+    if not labeled_now and (
+            clause.past_dated or _DATED.search(clause.text) or _PAST_REPORT.search(clause.text)):
         return False
     return clause.quantity_status(quantity).isdisjoint(
-        {HISTORICAL, CONDITIONAL, COUNTERFACTUAL, POSSIBLE, FAMILY, LATER})
+        {CONDITIONAL, COUNTERFACTUAL, POSSIBLE, FAMILY, LATER} | (
+            set() if labeled_now else {HISTORICAL}))
 
 
 _DATED = re.compile(
@@ -435,6 +469,12 @@ _DATED = re.compile(
     r"|\bbefore\b|\bpre-\w+|\bpretreatment\b|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
     r"dec)[a-z]*\b",
     re.IGNORECASE)
+
+
+# 'current BP 134/86 (up from 122/76 before venlafaxine)': labeled the present value, whatever
+# else the clause dates.
+_NOW_BEFORE = re.compile(r"\b(?:current|currently|now|today|today's)\s+(?:[A-Za-z][\w-]*\s+){0,3}"
+                         r"(?:(?:is|of|=|:)\s*)?$", re.IGNORECASE)
 
 
 # 'Hb barely changed (10.8 -> 10.3) on intermittent dosing': a sentence about the past.
@@ -760,6 +800,8 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
             elif issue and args.wrong_dose_contradicts and (
                     args.all_steps or not mention.has(LATER)):  # a later taper step's dose
                 problem = problem or f"{issue} in \"{clause.text[:80]}\""
+    if args.first_dose is not None and args.deferral_contradicts and not problem:
+        problem = _first_dose_put_off(note)
     if problem:
         return CheckpointResult(False, problem)
     if asserted or not args.required:
@@ -773,13 +815,42 @@ def _first_dose_issue(clause: Clause, args: NoteDecisionArgs) -> str | None:
     if args.first_dose is None:
         return None
     for quantity in clause.quantities:
-        if _FIRST_DOSE.search(clause.text[max(0, quantity.start - 40):quantity.start]):
+        if _FIRST_DOSE.search(clause.text[max(0, quantity.start - 40):quantity.start]) or (
+                _AS_FIRST_DOSE.match(clause.text, quantity.end)):
             reading = args.first_dose.reading(quantity, args.first_dose.unit, {})
             if reading is not None and not args.first_dose.accepts(reading):
                 return f"first dose {_show(quantity)}"
     return None
 
 
+def _first_dose_put_off(note: Note) -> str:
+    """A plan that puts the first dose off to another day ('hold the first dose today',
+    'defer induction', 'return for the first dose after 48 h'): the start is not now."""
+    for clause in note.clauses:
+        if clause.reporting or clause.cue_categories & {CONDITIONAL, HISTORICAL, FAMILY,
+                                                         COUNTERFACTUAL}:
+            continue
+        for match in _PUT_OFF.finditer(clause.text):
+            hours = match.group("hours") or match.group("after")
+            if hours is None or float(hours) >= 24:
+                return f"puts the first dose off: \"{clause.text[:90]}\""
+    return ""
+
+
+_START_NOUN = (r"(?:(?:in-clinic\s+|home\s+)?(?:first dose|initial dose|induction|initiation)"
+               r"|home start)")
+_PUT_OFF = re.compile(
+    r"\b(?:defer|delay|postpone|hold(?: off(?: on)?)?|not (?:give|start|begin|do))\w*\s+"
+    r"(?:the\s+|his\s+|her\s+|their\s+|an?\s+)?" + _START_NOUN + r"\b|"
+    r"\b" + _START_NOUN + r"\b[^.;:]{0,40}?\b(?:tomorrow|next (?:day|morning|week)|"
+    r"in (?P<hours>\d+)\s*h\b|after (?:>=?|≥|at least )?(?P<after>\d+)\s*h\b)",
+    re.IGNORECASE)
+
+
+# '16 mg (2 films) SL as a single first dose': the dose written before its name.
+_AS_FIRST_DOSE = re.compile(r"\s*(?:\([^)]*\)\s*)?(?:[a-z]+\s+){0,2}?as\s+(?:an?\s+|the\s+)?"
+                            r"(?:single\s+)?(?:initial|first|starting|induction|test)\s+dose",
+                            re.IGNORECASE)
 _FIRST_DOSE = re.compile(r"\b(?:initial|first|starting|induction|test)\s+(?:dose\s+)?(?:of\s+)?"
                          r"(?:is\s+|=\s*|:\s*)?$", re.IGNORECASE)
 
@@ -1011,6 +1082,11 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
                                      per_day_value if isinstance(per_day_value, float) else None)
             if reading is not None:
                 readings.append((quantity, reading))
+        strengths = {id(q) for q, _ in readings if _FORM_AFTER.match(clause.text, q.end)
+                     and _NAMES_PRODUCT.fullmatch(clause.text, mention.end, q.start)}
+        if len(strengths) == len(readings):
+            strengths = set()  # 'prednisone 20 mg tablets - 70 mg PO daily': a strength that
+            # names the product is no wrong dose beside the dose
         if not readings:
             if args.dose_required:
                 return ""
@@ -1021,12 +1097,19 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
         if args.any_dose:
             return None if good else ""
         bad = [q for q, r in readings if not amount.accepts(r, q.comparator)
-               and (args.all_steps or LATER not in clause.quantity_status(q)) and not later_step]
+               and id(q) not in strengths and not later_step
+               and (args.all_steps or LATER not in clause.quantity_status(q))]
         if not good:
             return f"{dimension} {_show(bad[0])}" if bad else ""
         if bad and dimension == "dose":
             return f"{dimension} {_show(bad[0])} besides {_show(good[0])}"
     return None
+
+
+# A strength names the product right after the drug: 'prednisone 20 mg tablets', 'XR 8 mg film'.
+_NAMES_PRODUCT = re.compile(r"\s*(?:[A-Za-z-]+\s*)?[(:,]?\s*")
+_FORM_AFTER = re.compile(r"\s*(?:[a-z-]+\s+)?(?:tablets?|tabs?|capsules?|caps?|films?|"
+                         r"patch(?:es)?|vials?)\b", re.IGNORECASE)
 
 
 # A single dose given again: 'a second 3 g sachet on day 3', 'repeat in 72 h'.
@@ -1064,7 +1147,9 @@ def _segment_end(clause: Clause, mention: Mention) -> int:
              and not (m.concepts & mention.concepts - _BROAD and re.search(
                  r"\bof\s*$", clause.text[:m.start]))  # '1,000 mg of elemental calcium'
              and not (m.concepts == mention.concepts and re.search(
-                 r"\(\s*$", clause.text[:m.start]))]  # 'fosfomycin 3 g granules (Monurol)'
+                 r"\(\s*$", clause.text[:m.start]))  # 'fosfomycin 3 g granules (Monurol)'
+             and not re.fullmatch(r"\s*\([^()\d]*", clause.text[mention.end:m.start])]
+    # 'AAA (CT urogram): 4.6 cm': a concept in the label's own aside
     semicolon = clause.text.find(";", mention.end)  # '(CrCl 30-50; std 666 TID)'
     return min(later + ([semicolon] if semicolon >= 0 else []) + [len(clause.text)])
 
@@ -1077,7 +1162,7 @@ def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
     times = [q for q in clause.quantities
              if (q.start >= mention.end or _TIME_LABEL.match(clause.text[q.end:])
                  and not clause.text[:q.start].strip(" ([*"))  # '4-6 weeks: visit with PHQ-9'
-             and q.unit in ("d", "wk", "mo", "y")
+             and q.unit in ("h", "d", "wk", "mo", "y")
              and q.role not in ("from", "reference")
              and clause.quantity_status(q).isdisjoint({CONDITIONAL, HISTORICAL, COUNTERFACTUAL})]
     if not times:

@@ -26,6 +26,10 @@ _TABLETS = re.compile(
     rf"|(?P<n2>{_COUNT})\s+(?:[a-z-]+\s+){{0,2}}?{_TABLET}\s*\(\s*(?P<s2>{_NUMBER})\s*"
     rf"(?P<u2>mg|mcg|g)\s*(?:each|apiece|per (?:tablet|capsule|tab|cap))?\s*\))",
     re.IGNORECASE)
+_DIMENSIONS_OF = re.compile(rf"(?<![\w.])(?P<a>{_NUMBER})\s*(?:cm|mm)?\s*[x\u00d7]\s*"
+                            rf"(?P<b>{_NUMBER})"
+                            rf"(?:\s*(?:cm|mm)?\s*[x\u00d7]\s*(?P<c>{_NUMBER}))?\s*(?P<u>cm|mm)\b",
+                            re.IGNORECASE)
 _STRENGTH = re.compile(
     rf"(?P<a>{_NUMBER})\s*(?:mg|milligrams?)?\s*/\s*(?P<b>{_NUMBER})\s*(?:mg|milligrams?)\b",
     re.IGNORECASE)
@@ -36,9 +40,11 @@ _UNIT = re.compile(
     re.IGNORECASE)
 _DATE = re.compile(r"\b(?:19|20)\d\d-\d{1,2}(?:-\d{1,2})?\b|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b"
                    r"|\b\d{1,2}:\d\d\b|\b\d{1,2}/(?:19|20)\d\d\b|(?<=\()\d{1,2}/\d{1,2}(?=\))"
-                   r"|\b(?:19[89]\d|20[0-3]\d)\b(?!\s*(?:mg|mcg|iu|units?|ml|mosm|k\b|cells))")
+                   r"|\b(?:19[89]\d|20[0-3]\d)\b(?!\s*(?:mg|mcg|iu|units?|ml|mosm|k\b|cells))",
+                   re.IGNORECASE)
 # A number that names, not measures: 'type 2 diabetes', 'stage 3b', 'item 9', 'step 2'.
 _NAME_NUMBER = re.compile(r"(?:\b(?:type|grade|stage|class|step|phase|item|tier|level|ckd|"
+                          r"problem|issue|"
                           r"number|part|day|week|visit|line|cycle|generation|round|question|"
                           r"criterion)|#|\bno\.)\s*$|[a-z]-$", re.IGNORECASE)
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
@@ -51,6 +57,8 @@ _WORD_VALUE = re.compile(rf"(?<![\w-])({'|'.join(_WORD_NUMBERS)}|a|an|single)(?=
                          re.IGNORECASE)
 
 UNIT_ALIASES = {
+    "hounsfield": "hu", "second": "s", "seconds": "s", "sec": "s", "secs": "s",
+    "millisecond": "ms", "milliseconds": "ms", "msec": "ms",
     "ug": "mcg", "microgram": "mcg", "micrograms": "mcg", "mcgs": "mcg", "µg": "mcg",
     "milligram": "mg", "milligrams": "mg", "mgs": "mg", "gram": "g", "grams": "g", "gm": "g",
     "gms": "g", "kilogram": "kg", "kilograms": "kg", "kgs": "kg",
@@ -75,12 +83,14 @@ _UNIT_WORDS = frozenset({
     "mg", "mcg", "g", "kg", "lb", "ml", "l", "dl", "mmol", "meq", "iu", "d", "wk", "mo", "y", "h",
     "min", "mm", "cm", "m", "ng", "pg", "%", "x", "bpm", "mmhg", "tablet", "capsule", "film",
     "puff", "spray", "dose", "drop", "drops", "vial", "syringe", "injection", "pen", "patch",
-    "packet", "sachet", "point", "points", "pack-years", "pack-year", "pk-yr", "pack",
+    "packet", "sachet", "point", "points", "pack-years", "pack-year", "pk-yr", "pack", "hu",
+    "s", "ms",
 })
 # Base factors within a dimension: to mg, to mL, to days.
 _DIMENSIONS: dict[str, tuple[str, float]] = {
     "mcg": ("mass", 0.001), "mg": ("mass", 1.0), "g": ("mass", 1000.0), "kg": ("mass", 1e6),
     "ml": ("volume", 1.0), "l": ("volume", 1000.0), "dl": ("volume", 100.0),
+    "ms": ("time", 1 / 86_400_000), "s": ("time", 1 / 86_400),
     "min": ("time", 1 / 1440), "h": ("time", 1 / 24), "d": ("time", 1.0), "wk": ("time", 7.0),
     "mo": ("time", 30.4375), "y": ("time", 365.25),
 }
@@ -165,6 +175,9 @@ _CALENDAR = (
     # day first, but not '5 may' ('apixaban 2.5 may be ...' is not a date)
     re.compile(rf"(?<![\d.])\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<mon>{_MONTH_NO_MAY})"
                r"(?:,?\s+(?P<y>20\d\d))?\b", re.IGNORECASE),
+    # a month of a year ("due April 2027", "04/2027"): from its first day
+    re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?P<y>20\d\d)\b", re.IGNORECASE),
+    re.compile(r"(?<![\d/.])(?P<m>\d{1,2})/(?P<y>20\d\d)\b"),
 )
 
 
@@ -184,7 +197,7 @@ def _calendar_dates(clause: str, today: date | None) -> list[Quantity]:
                     continue
                 if year:
                     when = date(int(year) + (2000 if len(year) == 2 else 0), month,
-                                int(parts["d"]))
+                                int(parts.get("d") or 1))
                 else:  # the nearer occurrence: '10 Mar' in May is past, '22 May' is ahead
                     when = date(today.year, month, int(parts["d"]))
                     if when < today and (today - when).days > 183:
@@ -269,6 +282,13 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
             found.append(quantity)
         dated.append((quantity.start, quantity.end))
     taken.extend(dated)
+    for match in _DIMENSIONS_OF.finditer(clause):  # '4.6 x 4.4 cm': a size, its largest axis
+        if any(a <= match.start() < b for a, b in taken):
+            continue
+        axes = [_number(n) for n in match.group("a", "b", "c") if n]
+        found.append(Quantity(max(axes), unit_normalize(match.group("u")), match.start(),
+                              match.end()))
+        taken.append((match.start(), match.end()))
     for match in _TABLETS.finditer(clause):  # 'two 333 mg tablets' is a 666 mg dose
         count = match.group("n") or match.group("n2")
         number = (float(_WORD_NUMBERS.index(count.lower()) + 1) if count.isalpha()
@@ -291,13 +311,17 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
                               secondary=_number(match.group("b"))))
         taken.append((match.start(), end))
     for match in _VALUE.finditer(clause):
-        if any(a <= match.start("num") < b for a, b in taken) or _NAME_NUMBER.search(
-                clause, 0, match.start("num")) or _ORDINAL.match(clause, match.end("num")):
+        if any(a <= match.start("num") < b for a, b in taken) or _ORDINAL.match(
+                clause, match.end("num")):
             continue
+        unit, end = _unit_after(clause, match.end())
+        name = _NAME_NUMBER.search(clause, 0, match.start("num"))
+        if name and not (unit and (name.group(0).lower().startswith("level") or "/" in unit)):
+            continue  # 'level 3 evidence' names; 'digoxin level 2.9 ng/mL', 'creatinine last
+            # week 1.21 mg/dL' measure
         value = _number(match.group("num")) * (1000 if match.group("k") else 1)
         if match.group("sign"):
             value = -value
-        unit, end = _unit_after(clause, match.end())
         comparator = (match.group("cmp") or "").strip().replace("=<", "<=").replace("=>", ">=")
         daily = bool(_PER_DAY.match(clause, end) or _PER_DAY_UNIT.search(clause, match.end(), end))
         found.append(Quantity(value, unit, match.start(), end, comparator, daily=daily))
@@ -308,8 +332,15 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
             number = 1.0 if word in ("a", "an", "single") else float(
                 _WORD_NUMBERS.index(word) + 1)
             found.append(Quantity(number, unit, match.start(), end))
+    for match in _RELATIVE_DAY.finditer(clause):  # 'recheck tomorrow', 'repeat CMP next week'
+        value, unit = _RELATIVE_DAYS[match.group(1).lower()]
+        found.append(Quantity(value, unit, match.start(), match.end()))
     found.sort(key=lambda q: q.start)
     return tuple(_roles(clause, _ranges(clause, found)))
+
+
+_RELATIVE_DAYS = {"tomorrow": (1.0, "d"), "next week": (1.0, "wk"), "next month": (1.0, "mo")}
+_RELATIVE_DAY = re.compile(r"(?<!\w)(tomorrow|next week|next month)(?!\w)", re.IGNORECASE)
 
 
 def _number(text: str) -> float:
@@ -360,6 +391,8 @@ _APPROXIMATE = re.compile(r"\b(?:about|approximately|approx|around|roughly|nearl
 _REFERENCE_CONTEXT = re.compile(r"(?<!above )(?<!below )(?<!\bat )(?<!over )(?<!above the )"
                                 r"\b(?:goal|target|ref|reference|normal range|nl range|uln|lln)"
                                 r"\b[^.;(),:]*$", re.IGNORECASE)
+# 'below the 1.8 ug/dL cut-off', 'the 10 HU threshold': a threshold named after its value.
+_CUTOFF_AFTER = re.compile(r"\s*(?:cut-?offs?|thresholds?|decision limit)\b", re.IGNORECASE)
 # '18 mmol/L per 48 h' beside '8 mmol/L per 24 h': a rate over another period.
 _OTHER_PERIOD = re.compile(r"^\s*(?:mmol/l|meq/l|mmol|meq)?\s*(?:/|per|in|over|within|by)\s*"
                            r"(?:48|72|2 days|3 days|two days)\b", re.IGNORECASE)
@@ -498,9 +531,10 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
             role = "total"  # '(1,500 mg total)', 'x2 doses (1020 mg)'
         if not role and _APPROXIMATE.search(before):
             role = "approximate"
-        if not role and _REFERENCE_CONTEXT.search(clause[max(0, quantity.start - 30):
-                                                          quantity.start]):
-            role = "reference"
+        if not role and (_REFERENCE_CONTEXT.search(clause[max(0, quantity.start - 30):
+                                                           quantity.start])
+                         or _CUTOFF_AFTER.match(after)):
+            role = "reference"  # 'below the 1.8 ug/dL cut-off'
         if quantity.comparator and not role or not role and _OR_BEYOND.match(after):
             role = "limit"  # '< 30', 'at CrCl 30 or less'
         out.append(Quantity(quantity.value, quantity.unit, quantity.start, quantity.end,
@@ -516,7 +550,8 @@ _OR_BEYOND = re.compile(r"\s*(?:or|and)\s+(?:less|lower|below|under|fewer|more|g
 
 # Schedules: administrations per day, or 'single' for a one-time dose.
 _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
-    (re.compile(rf"(?<![\w]){pattern}(?![\w])", re.IGNORECASE), per_day) for pattern, per_day in (
+    (re.compile(rf"(?:(?<!\w)|(?=/))(?:{pattern})(?!\w)", re.IGNORECASE), per_day)
+    for pattern, per_day in (  # each alternative a whole word: not the 'tid' of 'antidepressant'
         (r"(?:single|one[- ]time|once only|one) dose|(?:x|once)\s?1\b|one[- ]off|stat\b|"
          r"single[- ]dose|as a single|once(?! (?:daily|a day|weekly|a week|monthly|a month|"
          r"yearly|a year|per|every|each|nightly|in))(?!\s+(?:\w+\s+){0,3}?(?:is|are|has|have|"
@@ -538,9 +573,13 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
          r"fortnightly|every 14 days", 1 / 14),
         (r"monthly|once (?:a|per|each) month|every month|q\s?(?:1\s?)?(?:mo|month)\b|"
          r"every 30 days|/\s?month|per month|a month", 1 / 30.4),
+        (r"(?:three|3) times (?:a |per |each )?week|(?:three|3) times weekly|thrice weekly|tiw",
+         3 / 7),
+        (r"(?:twice|two times|2 times) (?:a |per |each )?week|(?:twice|two times|2 times) weekly"
+         r"|biw", 2 / 7),
         (r"weekly|once (?:a|per|each) week|every week|q\s?(?:1\s?)?(?:w|wk|week)\b|"
          r"every 7 days|/\s?(?:wk|week)|per week|a week|each week", 1 / 7),
-        (r"yearly|annually|once (?:a|per) year|every year|every 12 months|q\s?12\s?mo|"
+        (r"yearly|annually|annual|once (?:a|per) year|every year|every 12 months|q\s?12\s?mo|"
          r"q\s?year", 1 / 365),
         (r"every other day|q\s?(?:od|48h)|alternate[- ]day|on alternate days", 0.5),
         (r"(?:once )?daily|once (?:a|per|each) day|every day|qd|q\.d\.?|qam|q\.?a\.?m\.?|qpm|"

@@ -33,7 +33,7 @@ _ATTRIBUTE = re.compile(
     r"[\s-]*(?:intolerance|intolerant|allergy|allergies|allergic|hypersensitivity|side[\s-]effects?"
     r"|adverse (?:effects?|reactions?)|toxicity|reactions?|myopathy|myalgias?|resistance|resistant"
     r"|failure|exposure|levels?|concentrations?|absorption|clearance|metabolism|use disorder"
-    r"|overdose|withdrawal|dependence|misuse|history"
+    r"|overdose|withdrawal|dependence|misuse|history|use|overuse|ingestion|excess|load"
     r"|-induced|-associated|-related|induced|associated)\b", re.IGNORECASE)
 # 'adverse effects of venlafaxine XR 150 mg': the same, named before the drug.
 _ATTRIBUTE_BEFORE = re.compile(r"\b(?:(?:adverse|side)[\s-]effects?|toxicity|intolerance|"
@@ -237,7 +237,8 @@ def _read(text: str, today: date | None = None) -> Note:
                          verb_spans, clause_quantities[index], statuses,
                          dates_past(_PARENTHETICAL.sub("", clause_text), today)
                          or dates_past(_line_label(line.text), today)
-                         or bool(_WAS.search(clause_text)) and dates_past(clause_text, today),
+                         or bool(_WAS.search(_PARENTHETICAL.sub("", clause_text)))
+                         and dates_past(clause_text, today),  # not '(last scope was 2017)'
                          past_asides)
         if not clause.past_dated and not clause.actions and past_asides:
             # 'prednisone 40 mg x 5 days twice (Dec 2025 and Apr 2026)': a verbless record
@@ -799,7 +800,9 @@ _OPENS_WITH_IF = re.compile(r"\s*(?:if|when|whenever|should|unless|in case)\b", 
 _THRESHOLD_AFTER = re.compile(
     r"\b(?:(?:at|above|over)\s*(?:>=|≥|>|≧)\s*\d+(?:\.\d+)?(?!\s*(?:min|minutes?|h|hrs?|hours?|d|"
     r"days?|wks?|weeks?|mo|months?|y|yrs?|years?)\b)|at\s+\d+(?:\.\d+)?\s*\w*\s+or\s+"
-    r"(?:more|larger|greater|above|bigger)|once\s+(?:it\s+)?(?:reaches|exceeds))\b", re.IGNORECASE)
+    r"(?:more|larger|greater|above|bigger)|once\s+(?:it\s+)?(?:reaches|exceeds)"
+    r"|at\s+(?:a\s+(?:diameter|size)\s+of\s+)?\d+(?:\.\d+)?\s*(?:cm|mm))\b",  # 'at 5.5 cm'
+    re.IGNORECASE)
 # A step that follows an opening condition: 'then ...', 'we will then ...'.
 _THEN_STEP = re.compile(r"\b(?:then|thereafter|after that)\b", re.IGNORECASE)
 # An opening condition, or an event a later step waits for ('once she ...', 'on a positive test');
@@ -815,7 +818,8 @@ _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside:
                           r"|unless|in case|as soon as|once\s+(?:she|he|they|the patient)\b"
                           r"|once\s+(?:his|her|their)\s+(?:[\w-]+\s+){1,2}(?:reaches|exceeds|rises|"
                           r"climbs|falls|drops)"
-                          r"|when(?!\s+(?:the|his|her)\s+(?:current\s+)?"
+                          r"|(?<!\bis )(?<!\bexactly )(?<!\bjust )(?<!\bwas )"  # '..., which is
+                          r"when(?!\s+(?:the|his|her)\s+(?:current\s+)?"  # exactly when she ...
                           r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
                           re.IGNORECASE)
@@ -936,6 +940,11 @@ def _adopt_orphans(mentions: list[Mention], found: tuple[Quantity, ...]) -> list
 
 
 # 'CrCl <= 30 -> stop acamprosate', 'relapse -> call': a trigger written with an arrow.
+# A verbless result that opens a branch of the plan ('Washout indeterminate -> ...').
+_RESULT_BRANCH = re.compile(r"(?!.*\b(?:is|are|was|were|shows?|showed|has|had)\b)[^.;:]{0,80}\b"
+                            r"(?:consistent with|normal|abnormal|positive|negative|indeterminate|"
+                            r"benign|suspicious|elevated|raised|low|high|suppressed|stable|"
+                            r"unchanged|non-?diagnostic)\b[^.;:]{0,40}$", re.IGNORECASE)
 _ARROW_TRIGGER = re.compile(r"<|>|\b(?:if|when|falls?|drops?|rises?|exceeds?|develops?|persists?|"
                             r"worsens?|fails?|relapses?|recurs?|returns?|uncontrolled|"
                             r"intoleran\w*|side effects?|no response|not improved)\b",
@@ -958,6 +967,12 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
     arrow = text.find(" -> ")
     if arrow < 0:
         return mentions
+    opening = next((m for m in mentions if m.start < arrow), None)
+    if section not in REPORTING_SECTIONS and section != "assessment" and (
+            opening is not None and opening.group == "test") and _RESULT_BRANCH.match(
+            text[:arrow]):  # '- Washout consistent with adenoma -> no more imaging': a branch
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
+                    if m.start < arrow else m for m in mentions]
     planned = any(a.start > arrow for a in actions)
     triggers = [m.group(0) for m in _ARROW_TRIGGER.finditer(text, 0, arrow)]
     if section == "assessment":
@@ -1022,13 +1037,18 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     begin, end = span.start_char - offset, span.end_char - offset
     previous_end = spans[i - 1].end_char - offset if i > 0 else 0
     action, governing_verb = _attach(text, offset, span, spans, i, verbs)
-    if action is not None and action.kind == "switch" and action.start < begin and re.search(
-            r"\b(?:to|for|with|onto|over to)\s+(?:\w+\s+){0,2}$",
-            text[action.start + len(action.text):begin], re.IGNORECASE):
-        action = Action("start", action.text, action.start, action.negated)  # 'switch to X'
+    if action is not None and action.kind == "switch" and action.start < begin and (
+            bool(re.search(r"\b(?:to|for|with|onto|over to)\s+(?:\w+\s+){0,2}$",
+                           text[action.start + len(action.text):begin], re.IGNORECASE))
+    ) != action.text.startswith("substitut"):  # 'switch to X', 'replace X with Y',
+        action = Action("start", action.text, action.start, action.negated)  # 'substitute Y
+        # for X': the drug that comes in starts, the other goes
     if action is not None and line.section == "avoid" and action.text.endswith("ing") and (
             LIST_MARK.fullmatch(text[:action.start])):
         action = Action("avoid", action.text, action.start)  # rejected: '(1) Adding X'
+    if action is not None and action.kind == "continue" and action.start < begin and re.match(
+            r"\s+off\b", text[end:]) and action.text.startswith(("keep", "kept", "leav", "left")):
+        action = Action("stop", action.text, action.start, action.negated)  # 'keep it off'
     implied = lexicon.acting_terms().get(span.text.lower())
     if implied and (action is None or action.start < begin):
         action = Action(implied, span.text.lower(), begin)  # 'restrict fluids to 800 mL'
@@ -1041,6 +1061,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                        or side != "before" and _PRONOUN_BEFORE.search(
                            span.doc.text, 0, s.start_char)))
     cues = _filter_barriers(text, offset, cues, span, verbs, governing_verb)
+    cues = tuple(c for c in cues if not (  # 'a sleep study for suspected OSA': the hedge is
+        c.category == POSSIBLE and c.start >= span.end_char  # on the finding tested for
+        and _FOR_THE_FINDING.search(span.doc.text, span.end_char, c.start)))
     aside = _comma_aside(span.doc, span.end)
     if aside is not None:  # 'Aspirin, held since admission, should be resumed': not the aside's
         cues = tuple(c for c in cues if not aside[0] <= c.start < aside[1])
@@ -1048,6 +1071,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     trigger = _OPENS_WITH_IF.match(text) and _CONSEQUENCE.match(text, 0, begin)
     cues = tuple(c for c in cues if not (c.category == NEGATED and (
         _negates_earlier(c, span, spans) or trigger and c.start - offset < trigger.end())))
+    if action is not None and _I_HAVE.search(text, 0, action.start):
+        cues = tuple(c for c in cues if not (  # 'since patches failed previously, I have
+            c.category == HISTORICAL and c.start - offset < action.start))  # prescribed X'
     negation = next((c for c in cues if c.category == NEGATED), None)
     negated = negation is not None
     if action is not None and negated and action.start + offset < negation.start < (
@@ -1081,8 +1107,17 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         # 'hold metformin if vomiting', 'CT if no response', 'aspirin would be reasonable if
         # he develops CAD'; not 'Stop X - taper if symptoms'
         status = status | {CONDITIONAL}
+    if action is not None and action.text == "be considered" and not action.negated:
+        status = status | {POSSIBLE}  # 'X could be considered later': an offer, not a plan
     if _THRESHOLD_AFTER.search(text, end):
         status = status | {CONDITIONAL}  # 'repair is recommended at >= 5.5 cm': a trigger
+    if action is not None and action.kind in _STARTING and not action.negated and (
+            _WHEN_DONE.match(text) and _WHEN_DONE.match(text).end() <= action.start
+            or any(c.category == TEMPORARY and c.text.lower() in _TRIGGER_WORDS
+                   and c.start - offset > action.start for c in cues)):
+        # 'once vitamin D is replete, start denosumab', 'resume calcium only after the
+        # calcium is normal': a step that waits for its trigger
+        status = status | {LATER, TEMPORARY}
     if (LATER in status or _CONSEQUENCE.match(text, 0, begin)) and _OPENS_WITH_IF.match(
             text) or _OPENS_WITH_THRESHOLD.match(text):
         status = status | {CONDITIONAL}  # 'if Hb has not normalized, then proceed to EGD',
@@ -1162,6 +1197,14 @@ def _present(action: Action) -> bool:
 _PAST_FORM = re.compile(r"(?:ed|en|'d)$|"
                         r"\b(?:held|kept|left|took|began|quit|cut|withdrew|gave|put)$")
 _KEEP_VERB = re.compile(r"(?:keep|maintain|leave|stay|remain|hold)", re.IGNORECASE)
+_I_HAVE = re.compile(r"\b(?:I|we)\s*(?:have|'ve|just)\s+(?:now\s+|already\s+|also\s+)?$",
+                     re.IGNORECASE)
+_FOR_THE_FINDING = re.compile(r"\b(?:for|of|to (?:evaluate|assess|exclude|rule out|look for)|"
+                              r"given)\s+(?:an?\s+|the\s+)?$", re.IGNORECASE)
+_STARTING = frozenset({"start", "resume", "increase", "endorse", "allow"})
+_TRIGGER_WORDS = frozenset({"once", "after", "as soon as"})
+# 'Once vitamin D is replete and calcium normal, start ...': a clause that opens with its trigger.
+_WHEN_DONE = re.compile(r"\s*(?:once|after|as soon as)\b[^,;:]{2,80},\s*", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^(?:is|are)\b|\bnot\b|^contraindicated$|^unnecessary$")
 
 
@@ -1268,6 +1311,7 @@ _ADMINISTRATION = re.compile(
     r"before|after|near|close to|crushed|chewed)\b", re.IGNORECASE)
 # 'naltrexone is therefore contraindicated': words between a drug and its predicate.
 _COPULA_GAP = frozenset({"is", "are", "was", "has", "have", "had", "been", "be", "being", "will",
+                         "remains", "remain", "stays", "seems",
                          "therefore", "thus", "also", "clearly", "now",
                          "still", "currently", "absolutely", "relatively", "generally", "so",
                          "definitely", "strictly", "both", "all"})
@@ -1315,7 +1359,7 @@ _DOSE_WORD = re.compile(
     r"[:\-–—,()\[\]]|is|are|was|be|been|being|to|for|now|today|:|and|of|in|may|can|could|"
     r"should|will|would|might|must|also|then|once|twice|not|reason|all|both|are|were|drugs?|"
     r"medications?|meds?|agents?|therapy|treatment|regimen|course|prescription|injections?|"
-    r"infusions?|shots?)$",
+    r"infusions?|shots?|yearly|annually|annual|quarterly|prophylaxis|prophylactic|ppx)$",
     re.IGNORECASE)
 
 
@@ -1359,6 +1403,9 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
               if verb.end_char <= a and b < span.start_char]
     between = [s for s in spans if verb.end <= s.start and s.end <= span.start and not any(
         a < s.start_char < b for a, b in asides)]  # not '(..., famotidine is fine) and an EGD'
+    if len(between) == 1 and verb.label_.startswith("switch") and _SWITCH_OBJECT.match(
+            span.doc[between[0].end:span.start].text):
+        return True  # 'replace ciprofloxacin with cephalexin': both are the switch's
     if len(between) == 1 and _NAMES_MEMBER.match(span.doc[between[0].end:span.start].text) and (
             _is_member(span, between[0])) and not _boundary_between(
             span.doc[verb.end:between[0].start]):
@@ -1376,7 +1423,8 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
             blocked = False  # 'an EGD with biopsies and a colonoscopy', '... and sertraline'
         elif word in _PREPOSITIONS and not (
                 word == "of" and (words[i - 1] if i else verb[-1].lower_) in _OF_HEADS
-                or word in ("to", "from", "with", "on") and moving):
+                or word in ("to", "from", "with", "on") and moving
+                or word == "for" and verb.label_.startswith("refer")):  # 'refer for EVAR'
             blocked = True  # 'avoid calcium within 4 hours of levothyroxine'
     if blocked:
         return False
@@ -1389,6 +1437,8 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
         len(gap) <= 16 and bool(_ENDS_WITH_JOINER.search(text)))
 
 
+_SWITCH_OBJECT = re.compile(r"^\s*(?:to|with|by|for|onto)\b\s*(?:(?:an?|the)\s*)?$",
+                            re.IGNORECASE)
 _NAMES_MEMBER = re.compile(r"^\s*(?:with|using|via|in the form of|namely|specifically|:|-)\s*$",
                            re.IGNORECASE)
 
@@ -1413,7 +1463,8 @@ _PREPOSITIONS = frozenset({"during", "with", "for", "of", "on", "in", "after", "
                            "while", "than", "at", "by", "about", "within", "without",
                            "despite", "per", "into", "onto", "over", "under", "via", "through",
                            "since", "because", "from", "to", "against", "unlike", "besides"})
-_OF_HEADS = frozenset({"dose", "doses", "course", "trial", "use", "regimen", "therapy",
+_OF_HEADS = frozenset({"implantation", "placement", "insertion", "consideration",
+                       "dose", "doses", "course", "trial", "use", "regimen", "therapy",
                        "treatment", "initiation", "dosing", "strength", "supply", "all", "any",
                        "each", "both", "one"})
 
@@ -1554,10 +1605,11 @@ def _list_end(spans: list[Any], i: int) -> int:
 _DOSE_TOKEN = re.compile(r"(?:[\d.,/%]+|one|two|mg|mcg|g|grams?|milligrams?|micrograms?|iu|units?|"
                          r"ml|po|iv|sc|daily|bid|tid|qid|qd|qhs|once|twice|weekly|monthly|times|"
                          r"a|day)$", re.IGNORECASE)
-_LIST_WORDS = frozenset({",", "and", "or", "/", "&", "nor", "plus", "including", "incl", "e.g.",
+_LIST_WORDS = frozenset({",", "and", "or", "/", "&", "+", "nor", "plus", "including", "incl",
+                         "e.g.",
                          "such", "as", "(", ")", "i.e.", "both", "either", "other", "any"})
 # 'not ordered', 'never started': a verb turned down by the word just before it.
-_NOT_JUST_BEFORE = re.compile(r"\b(?:not|never|n't)\s*$", re.IGNORECASE)
+_NOT_JUST_BEFORE = re.compile(r"\b(?:not|never|no|n't)\s*$", re.IGNORECASE)
 
 
 def _adjacent(span: Any, verb: Any) -> bool:

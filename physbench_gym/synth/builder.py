@@ -28,6 +28,7 @@ from physbench_gym.synth.fhirjson import (
 )
 from physbench_gym.synth.roster import ORGANIZATION_ID
 from physbench_gym.synth.story import StoryError
+from physbench_gym.synth.terminology_tables import SEXES
 
 ENCOUNTER_CLASSES = {"AMB": "ambulatory", "EMER": "emergency", "IMP": "inpatient encounter"}
 ENCOUNTER_TYPES = {
@@ -86,8 +87,10 @@ def flag(value: float, low: float | None, high: float | None) -> str | None:
 class ChartBuilder:
     """Accumulates one patient's resources; :meth:`resources` returns them in a stable order."""
 
-    def __init__(self, patient_id: str, now: datetime, pcp: str, seed: int) -> None:
+    def __init__(self, patient_id: str, now: datetime, pcp: str, seed: int,
+                 gender: str | None = None) -> None:
         self.pid = patient_id
+        self.gender = gender
         self.now = now
         self.pcp = pcp
         self.rng = random.Random(f"{seed}:{patient_id}")
@@ -172,8 +175,10 @@ class ChartBuilder:
             if not item.unit:
                 raise StoryError(f"LOINC {code} ({item.display}) has no unit for a numeric value")
             res["valueQuantity"] = quantity(value, item.unit)
-            interpretation = interpretation or flag(value, item.low, item.high)
-            self._add_range(res, item)
+            ranges = item.ranges_for(self.gender)
+            if len(ranges) == 1:
+                interpretation = interpretation or flag(value, ranges[0].low, ranges[0].high)
+            self._add_ranges(res, item, ranges)
         elif value_string is not None:
             res["valueString"] = value_string
         else:
@@ -184,15 +189,23 @@ class ChartBuilder:
         return self.emit(res)
 
     @staticmethod
-    def _add_range(res: dict[str, Any], item: term.Concept) -> None:
-        if item.low is None and item.high is None:
-            return
-        bounds: dict[str, Any] = {}
-        if item.low is not None:
-            bounds["low"] = quantity(item.low, item.unit or "1")
-        if item.high is not None:
-            bounds["high"] = quantity(item.high, item.unit or "1")
-        res["referenceRange"] = [bounds]
+    def _add_ranges(res: dict[str, Any], item: term.Concept,
+                    ranges: tuple[term.ReferenceRange, ...]) -> None:
+        """``referenceRange``: the range chosen for the patient's sex (a per-sex range names
+        its sex in ``appliesTo``), or every per-sex range when the sex chooses none."""
+        shown = []
+        for found in ranges:
+            bounds: dict[str, Any] = {}
+            if found.low is not None:
+                bounds["low"] = quantity(found.low, item.unit or "1")
+            if found.high is not None:
+                bounds["high"] = quantity(found.high, item.unit or "1")
+            if found.sex is not None:
+                code, display = SEXES[found.sex]
+                bounds["appliesTo"] = [concept([coding(term.SYSTEMS["snomed"], code, display)])]
+            shown.append(bounds)
+        if shown:
+            res["referenceRange"] = shown
 
     @staticmethod
     def _answer(code: str) -> dict[str, str]:

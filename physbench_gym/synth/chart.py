@@ -187,7 +187,7 @@ def generate_chart(story: Story, seed: int = 0, *,
         UnknownCodeError: a code is not in the terminology tables.
     """
     pcp = _pcp(story)
-    builder = ChartBuilder(story.patient.id, story.now, pcp, seed)
+    builder = ChartBuilder(story.patient.id, story.now, pcp, seed, story.patient.gender)
     builder.patient_resource(_patient(story, pcp))
     timeline = Timeline(story)
     _conditions(builder, story, timeline)

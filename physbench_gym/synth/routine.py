@@ -38,6 +38,7 @@ class Profile:
         self.rng = rng
         female = story.patient.gender == "female"
         self.female = female
+        self.gender = story.patient.gender
         self.height = rng.gauss(163 if female else 177, 7)
         self.bmi = min(max(rng.gauss(27.5, 4.5), 19.0), 42.0)
         hypertensive = timeline.has_problem(HYPERTENSION, story.now)
@@ -50,15 +51,16 @@ class Profile:
 
     def lab(self, code: str) -> float | None:
         """A plausible value near this patient's set point; None for codes without a range."""
-        item = term.loinc(code)
+        found = term.loinc(code).reference_range(self.gender)
+        low, high = (found.low, found.high) if found else (None, None)
         if code not in self._set_points:
-            centre_sd = self._set_point(code, item.low, item.high)
+            centre_sd = self._set_point(code, low, high)
             if centre_sd is None:
                 return None
             self._set_points[code] = centre_sd
         centre, sd = self._set_points[code]
         value = max(self.rng.gauss(centre, sd), 0.1)
-        places = decimals(code, item.low, item.high)
+        places = decimals(code, low, high)
         return round(value, places) if places else float(round(value))
 
     def _set_point(self, code: str, low: float | None,

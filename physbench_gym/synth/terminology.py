@@ -22,8 +22,10 @@ from physbench_gym.synth.terminology_tables import (
     SYSTEMS,
     TABLES,
     Concept,
+    ReferenceRange,
     TerminologyDataError,
     UnknownCodeError,
+    merge_ranges,
     parse_table,
 )
 
@@ -39,7 +41,9 @@ class _Index:
 def _load_table(table: str) -> tuple[Concept, ...]:
     """The table's main file plus its supplements (``<file stem>.<topic>.tsv``).
 
-    A code may appear in several files only with the same display; the first file wins.
+    A code may appear in several files only with the same display; the first file wins. A LOINC
+    code's reference ranges are merged: each file may add the range of a sex the earlier files
+    lack (``sex`` column), but may not give a sex (or any sex) another range.
     """
     folder = resources.files("physbench_gym.synth").joinpath("data")
     stem = FILES[table].removesuffix(".tsv")
@@ -56,6 +60,12 @@ def _load_table(table: str) -> tuple[Concept, ...]:
                 raise TerminologyDataError(
                     f"{name}: code {concept.code!r} is {concept.display!r} here but "
                     f"{first.display!r} in an earlier file")
+            if table == "loinc" and first is not concept:
+                try:
+                    merged[key] = merge_ranges(first, concept)
+                except ValueError as error:
+                    raise TerminologyDataError(
+                        f"{name}: {str(error).replace('earlier row', 'earlier file')}") from None
     return tuple(merged.values())
 
 
@@ -210,6 +220,7 @@ __all__ = [
     "SYSTEMS",
     "TABLES",
     "Concept",
+    "ReferenceRange",
     "TerminologyDataError",
     "UnknownCodeError",
     "all_concepts",

@@ -11,7 +11,7 @@ import csv
 import io
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from physbench_gym.errors import PhysBenchError
@@ -42,6 +42,12 @@ ROUTES = frozenset(
      "transdermal", "intramuscular"}
 )
 ORDER_CATEGORIES = frozenset({"laboratory", "imaging", "procedure", "referral", "counseling"})
+SEXES: dict[str, tuple[str, str]] = {
+    "male": ("248153007", "Male"),
+    "female": ("248152002", "Female"),
+}
+"""The sexes a reference range may apply to, with the SNOMED CT codes of FHIR's value set
+``referencerange-appliesto`` (``Observation.referenceRange.appliesTo``)."""
 
 _COLUMNS: dict[str, tuple[str, ...]] = {
     "loinc": ("code", "display", "kind", "unit", "low", "high", "category", "source"),
@@ -51,6 +57,8 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
     "condition": ("snomed", "icd10", "display", "specialty", "chronic", "source"),
     "orderable": ("system", "code", "display", "category", "source"),
 }
+_OPTIONAL_COLUMNS: dict[str, tuple[str, str]] = {"loinc": ("sex", "high")}
+"""An optional column per table and the column it follows (``sex`` after ``high``)."""
 FILES = {
     "loinc": "loinc.tsv",
     "rxnorm": "rxnorm.tsv",
@@ -75,8 +83,22 @@ class UnknownCodeError(PhysBenchError, KeyError):
 
 
 @dataclass(frozen=True)
+class ReferenceRange:
+    """A reference range of a LOINC code, for one sex (``male``, ``female``) or any (None)."""
+
+    low: float | None
+    high: float | None
+    sex: str | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Concept:
-    """One coded concept from a terminology table."""
+    """One coded concept from a terminology table.
+
+    ``low``/``high`` are the range that applies to any patient (None when the code has no
+    range, or only ranges for one sex); ``ranges`` holds every range, per-sex ones included.
+    """
 
     system: str
     code: str
@@ -88,10 +110,30 @@ class Concept:
     high: float | None = None
     extra: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     source: str = ""
+    ranges: tuple[ReferenceRange, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.ranges and (self.low is not None or self.high is not None):
+            object.__setattr__(self, "ranges", (ReferenceRange(self.low, self.high),))
 
     def coding(self) -> dict[str, str]:
         """The concept as a FHIR Coding (``system``, ``code``, ``display``)."""
         return {"system": self.system, "code": self.code, "display": self.display}
+
+    def reference_range(self, gender: str | None = None) -> ReferenceRange | None:
+        """The range for a patient of ``gender`` (FHIR ``Patient.gender``): that sex's own
+        range if the code has one, else the range for any sex, else None."""
+        by_sex = {found.sex: found for found in self.ranges}
+        if gender in SEXES and gender in by_sex:
+            return by_sex[gender]
+        return by_sex.get(None)
+
+    def ranges_for(self, gender: str | None = None) -> tuple[ReferenceRange, ...]:
+        """The ranges a chart shows for a patient of ``gender``: the one that applies, or, for
+        a patient of another or unknown gender when the code has only per-sex ranges, all
+        of them (each naming its sex)."""
+        chosen = self.reference_range(gender)
+        return (chosen,) if chosen is not None else self.ranges
 
 
 def loinc_check_digit_ok(code: str) -> bool:
@@ -123,12 +165,27 @@ def ucum_plausible(unit: str) -> bool:
     return unit.count("[") == unit.count("]") and unit.count("{") == unit.count("}")
 
 
+def _headers(table: str) -> list[tuple[str, ...]]:
+    """The accepted headers of a table: the fixed one, and with its optional column."""
+    columns = _COLUMNS[table]
+    if table not in _OPTIONAL_COLUMNS:
+        return [columns]
+    optional, after = _OPTIONAL_COLUMNS[table]
+    at = columns.index(after) + 1
+    return [columns, columns[:at] + (optional,) + columns[at:]]
+
+
 def _read_rows(table: str, text: str, name: str) -> list[tuple[int, dict[str, str]]]:
     reader = csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
     header = next(reader, None)
-    if tuple(header or ()) != _COLUMNS[table]:
+    if tuple(header or ()) not in _headers(table):
         expected = " | ".join(_COLUMNS[table])
-        raise TerminologyDataError(f"{name}:1: header must be the tab-separated {expected}")
+        message = f"{name}:1: header must be the tab-separated {expected}"
+        if table in _OPTIONAL_COLUMNS:
+            optional, after = _OPTIONAL_COLUMNS[table]
+            message += f" (optionally with {optional} after {after})"
+        raise TerminologyDataError(message)
+    defaults = dict.fromkeys(_headers(table)[-1], "")
     rows = []
     for line_no, fields in enumerate(reader, start=2):
         if not fields:
@@ -138,7 +195,7 @@ def _read_rows(table: str, text: str, name: str) -> list[tuple[int, dict[str, st
                 f"{name}:{line_no}: expected {len(header)} fields, found {len(fields)}"
             )
         values = {key: value.strip() for key, value in zip(header, fields, strict=True)}
-        rows.append((line_no, values))
+        rows.append((line_no, {**defaults, **values}))
     return rows
 
 
@@ -180,8 +237,58 @@ def _loinc_concept(line_no: int, row: dict[str, str]) -> Concept:
         _require(low < high, "loinc", line_no, f"low {low} is not below high {high}")
     if unit:
         _require(ucum_plausible(unit), "loinc", line_no, f"implausible UCUM unit {unit!r}")
+    sex = row["sex"] or None
+    ranges: tuple[ReferenceRange, ...] = ()
+    if sex is not None:
+        _require(sex in SEXES, "loinc", line_no,
+                 f"sex {sex!r} is not one of {', '.join(SEXES)} (or empty for any sex)")
+        _require(low is not None or high is not None, "loinc", line_no,
+                 f"a {sex} row needs a range (low or high)")
+        ranges = (ReferenceRange(low, high, sex, row["source"]),)
+        low = high = None
+    elif low is not None or high is not None:
+        ranges = (ReferenceRange(low, high, None, row["source"]),)
     return Concept(SYSTEMS["loinc"], code, row["display"], "loinc", kind, unit or None, low, high,
-                   MappingProxyType({"category": category}), row["source"])
+                   MappingProxyType({"category": category}), row["source"], ranges)
+
+
+def merge_ranges(first: Concept, other: Concept) -> Concept:
+    """``first`` with the reference ranges of ``other`` (the same LOINC code in another row or
+    file) added: one range per sex, so a per-sex row joins the code's other rows.
+
+    Raises:
+        ValueError: the rows disagree on display, kind, category or unit, or give one sex
+            (or any sex) two different ranges.
+    """
+    if first.display.lower() != other.display.lower():
+        raise ValueError(f"code {other.code!r} is {other.display!r} here but {first.display!r}"
+                         " in an earlier row")
+    for what, mine, theirs in (("kind", first.kind, other.kind),
+                               ("category", first.extra.get("category"),
+                                other.extra.get("category"))):
+        if mine != theirs:
+            raise ValueError(f"code {other.code!r} has {what} {theirs!r} here but {mine!r} "
+                             "in an earlier row")
+    if first.unit and other.unit and first.unit != other.unit:
+        raise ValueError(f"code {other.code!r} has unit {other.unit!r} here but "
+                         f"{first.unit!r} in an earlier row")
+    by_sex = {found.sex: found for found in first.ranges}
+    added = []
+    for found in other.ranges:
+        known = by_sex.get(found.sex)
+        if known is None:
+            added.append(found)
+        elif (known.low, known.high) != (found.low, found.high):
+            who = f"the {found.sex} range" if found.sex else "the range"
+            raise ValueError(f"code {other.code!r}: {who} is {found.low}-{found.high} here but "
+                             f"{known.low}-{known.high} in an earlier row")
+    if not added and (first.unit or not other.unit):
+        return first
+    order = {None: 0, **{sex: n + 1 for n, sex in enumerate(SEXES)}}
+    ranges = tuple(sorted((*first.ranges, *added), key=lambda found: order[found.sex]))
+    default = next((found for found in ranges if found.sex is None), None)
+    return replace(first, unit=first.unit or other.unit, ranges=ranges,
+                   low=default.low if default else None, high=default.high if default else None)
 
 
 def _rxnorm_concept(line_no: int, row: dict[str, str]) -> Concept:
@@ -242,8 +349,8 @@ def parse_table(table: str, text: str, name: str | None = None) -> tuple[Concept
     if table not in TABLES:
         raise ValueError(f"unknown table {table!r}; tables are {', '.join(TABLES)}")
     name = name or FILES[table]
-    concepts: list[Concept] = []
-    seen: dict[tuple[str, str], int] = {}
+    concepts: dict[tuple[str, str], Concept] = {}
+    seen: dict[tuple[str, str, str | None], int] = {}
     try:
         for line_no, row in _read_rows(table, text, name):
             code_column = "code" if table != "condition" else "snomed"
@@ -252,11 +359,18 @@ def parse_table(table: str, text: str, name: str | None = None) -> tuple[Concept
             _require(bool(row["source"]), table, line_no, "empty source")
             concept = _BUILDERS[table](line_no, row)
             key = (concept.system, concept.code)
-            if key in seen:
-                message = f"duplicate code {concept.code!r} (first on line {seen[key]})"
+            sex = row.get("sex") or None
+            if (*key, sex) in seen:
+                first = seen[(*key, sex)]
+                message = f"duplicate code {concept.code!r} (first on line {first})"
                 raise _fail(table, line_no, message)
-            seen[key] = line_no
-            concepts.append(concept)
+            seen[(*key, sex)] = line_no
+            if key in concepts:
+                try:
+                    concept = merge_ranges(concepts[key], concept)
+                except ValueError as error:
+                    raise _fail(table, line_no, str(error)) from None
+            concepts[key] = concept
     except _RowError as error:
         raise TerminologyDataError(f"{name}:{error}") from None
-    return tuple(concepts)
+    return tuple(concepts.values())

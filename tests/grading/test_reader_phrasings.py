@@ -56,6 +56,51 @@ START_FOSFOMYCIN = {"note_decision": {"concept": ["fosfomycin"], "action": ["sta
                                       "dose": {"value": 3, "unit": "g"}}}
 CRCL_TIED_TO_NITROFURANTOIN = {"note_finding": {"concept": ["crcl"], "near": ["nitrofurantoin"],
                                                 "topic": True}}
+START_BUPRENORPHINE_NOW = {"note_decision": {
+    "concept": ["buprenorphine"], "action": ["start"], "dose": {"min": 2, "max": 32, "unit": "mg"},
+    "first_dose": {"min": 2, "max": 8, "unit": "mg"}, "deferral_contradicts": True}}
+SYSTOLIC_148 = {"note_value": {"concept": ["blood_pressure"], "value": 148, "required": False}}
+ORDER_CT_AND_ANA = {"all": {"of": [
+    {"note_decision": {"concept": ["ct_imaging"], "action": ["order"]}},
+    {"note_decision": {"concept": ["ana"], "action": ["order"]}}]}}
+ORDER_EGD = {"note_decision": {"concept": ["egd"], "action": ["order"]}}
+PREDNISONE_70 = {"note_decision": {"concept": ["prednisone"], "action": ["start"],
+                                   "dose": {"min": 60, "max": 80, "unit": "mg"}}}
+HB_9_2 = {"note_value": {"concept": ["hemoglobin"], "value": 9.2}}
+IRON_DEFICIT_1628 = {"note_value": {"concept": ["iron_deficit"], "value": 1628, "tolerance": 75,
+                                    "unit": "mg"}}
+CALCIUM_INTAKE = {"note_value": {"concept": ["calcium_intake", "calcium_supplement"], "min": 1000,
+                                 "max": 1200, "unit": "mg", "target": True}}
+VITAMIN_D_2000 = {"note_decision": {"concept": ["vitamin_d"], "action": ["continue", "start"],
+                                    "dose": {"min": 600, "max": 4000, "unit": "IU"}}}
+SERTRALINE_DAILY = {"note_decision": {"concept": ["sertraline"], "action": ["start"],
+                                      "every": {"min": 1, "max": 1}}}
+ONLY_RISEDRONATE = {"all": {"of": [
+    {"note_decision": {"concept": ["risedronate"], "action": ["start"]}},
+    {"note_decision": {"concept": ["denosumab"], "action": ["avoid"], "opposite": ["start"],
+                       "required": False}}]}}
+STOP_CALCIUM = {"note_decision": {"concept": ["calcium_supplement"], "action": ["stop"]}}
+DENOSUMAB_AFTER_REPLETION = {"note_decision": {"concept": ["denosumab"], "action": ["start"]}}
+NO_ZOLEDRONIC_ACID_AT_THIS_CRCL = {"note_never": {"concept": ["zoledronic_acid"],
+                                                  "allow_contingency": True,
+                                                  "contingency_on": ["egfr", "crcl"]}}
+NO_FLUOROQUINOLONE = {"note_decision": {"concept": ["fluoroquinolone"], "action": ["avoid"]}}
+START_CEPHALEXIN = {"note_decision": {"concept": ["cephalexin"], "action": ["start"]}}
+VITAMIN_D_3_PER_WEEK_WRONG = {"note_decision": {"concept": ["vitamin_d"], "action": ["start"],
+                                                "dose": {"value": 50000, "unit": "IU"},
+                                                "every": {"min": 0.142857, "max": 0.142857}}}
+BMP_WITHIN_A_WEEK = {"note_decision": {"concept": ["bmp"], "action": ["order"],
+                                       "timing": {"min": 1, "max": 7, "unit": "d"}}}
+ORDER_SLEEP_STUDY = {"note_decision": {"concept": ["sleep_study"], "action": ["order"]}}
+NO_REPAIR_NOW = {"note_never": {"concept": ["aaa_repair"], "action": ["start", "order", "endorse",
+                                                                   "refer"],
+                                "allow_contingency": True}}
+CHA2DS2_VASC_4 = {"note_value": {"concept": ["cha2ds2_vasc"], "value": 4}}
+RESTART_APIXABAN = {"note_decision": {"concept": ["apixaban"], "action": ["resume", "start"]}}
+WEIGHT_64 = {"note_value": {"concept": ["weight"], "value": 64, "tolerance": 1}}
+CREATININE_1_21 = {"note_value": {"concept": ["creatinine"], "value": 1.21, "tolerance": 0.02}}
+START_VARENICLINE = {"note_decision": {"concept": ["varenicline"], "action": ["start"]}}
+ORDER_ULTRASOUND = {"note_decision": {"concept": ["aaa_ultrasound"], "action": ["order"]}}
 ATORVASTATIN_80 = {"note_decision": {"concept": ["atorvastatin"], "action": ["increase", "start"],
                                      "dose": {"min": 40, "max": 80, "unit": "mg"}}}
 NO_NSAID = {"note_never": {"concept": ["nsaid"]}}
@@ -580,9 +625,153 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (NO_NALTREXONE_UNTIL_OFF_OPIOIDS, "If he anticipates heavy drinking, he can take naltrexone "
                                       "50 mg an hour beforehand and skip his oxycodone that "
                                       "day.", False),
+    # a first dose put off to another day is no start now; a dose written before 'first dose'
+    (START_BUPRENORPHINE_NOW, "Buprenorphine-naloxone 4 mg SL now in clinic (20 h since fentanyl; "
+                              "after 12 h is enough for the first dose), repeat 4 mg q1-2h to "
+                              "16 mg, then 16 mg daily from tomorrow.", True),
+    (START_BUPRENORPHINE_NOW, "Hold the first dose today and have him return tomorrow. "
+                              "Buprenorphine-naloxone 4 mg SL, repeat 4 mg q1-2h to 16 mg.", False),
+    (START_BUPRENORPHINE_NOW, "Buprenorphine-naloxone 8/2 mg SL, home start tomorrow: 4 mg, "
+                              "repeat 4 mg q1-2h to 16 mg.", False),
+    (START_BUPRENORPHINE_NOW, "Buprenorphine-naloxone: give 4 mg (half a film) SL as the first "
+                              "dose in clinic today, then 4 mg q1-2h to 16 mg.", True),
+    (START_BUPRENORPHINE_NOW, "Buprenorphine-naloxone: give 16 mg (2 films) SL as a single first "
+                              "dose in clinic today, then 16 mg daily.", False),
+    # a value labeled current is current, whatever else its sentence dates
+    (SYSTOLIC_148, "Background: current BP 148/94 (up from 122/76 before venlafaxine).", True),
+    (SYSTOLIC_148, "Background: current BP 134/86 (up from 122/76 before venlafaxine).", False),
+    # a verb after a list joined by '+' reaches every member
+    (ORDER_CT_AND_ANA, "Plan: CT chest + CT abd/pelvis with contrast (r/o lymphoma) and ANA - "
+                       "ordered.", True),
+    (ORDER_CT_AND_ANA, "Plan: CT chest + CT abd/pelvis with contrast (r/o lymphoma) and ANA - "
+                       "not needed.", False),
+    # a past date inside an aside dates the aside, not the order around it
+    (ORDER_EGD, "I've ordered bidirectional endoscopy (EGD plus colonoscopy - his last scope "
+                "was 2017) for the source.", True),
+    (ORDER_EGD, "He had bidirectional endoscopy (EGD plus colonoscopy) in 2017.", False),
+    # a strength that names the product is no wrong dose beside the dose
+    (PREDNISONE_70, "Plan: prednisone 20 mg tablets - 70 mg PO daily, 21 days.", True),
+    (PREDNISONE_70, "Plan: prednisone 20 mg tablets - 20 mg PO daily, 21 days.", False),
+    # a factor of a formula is no value of what precedes it; '- = ...' goes on the line above
+    (HB_9_2, "Hb 9.2 g/dL today.\n\n- Deficit = weight x (target Hb - actual Hb) x 2.4 + "
+             "500", True),
+    (HB_9_2, "Hb 10.3 g/dL today.\n\n- Deficit = weight x (target Hb - actual Hb) x 2.4 + "
+             "500", False),
+    (IRON_DEFICIT_1628, "- Total deficit = weight x (15 - Hb) x 2.4 + iron stores\n"
+                        "- = 81 x (15 - 9.2) x 2.4 + 500 = about 1628 mg", True),
+    (IRON_DEFICIT_1628, "- Total deficit = weight x (15 - Hb) x 2.4 + iron stores\n"
+                        "- = 81 x (15 - 10.3) x 2.4 + 500 = about 1414 mg", False),
+    # a value that opens the phrase its label closes; a size in two axes; HU
+    (CALCIUM_INTAKE, "She should aim for about 1,200 mg of calcium a day in total.", True),
+    (CALCIUM_INTAKE, "She should aim for about 2,000 mg of calcium a day in total.", False),
+    (VITAMIN_D_2000, "Plan: continue vitamin D3 2000 IU daily.", True),
+    (VITAMIN_D_2000, "Plan: continue vitamin D3 50000 IU daily.", False),
+    # an abbreviation is a whole word ('tid' is not inside 'antidepressant')
+    (SERTRALINE_DAILY, "Plan: cross-taper venlafaxine XR -> sertraline (no antidepressant-free "
+                       "gap); sertraline 25 mg daily.", True),
+    (SERTRALINE_DAILY, "Plan: sertraline 25 mg TID.", False),
+    # 'a low threshold to switch to X' is a contingency, not a second start
+    (ONLY_RISEDRONATE, "Plan: monthly oral risedronate 150 mg chosen, with a low threshold to "
+                       "switch to denosumab.", True),
+    (ONLY_RISEDRONATE, "Plan: monthly oral risedronate 150 mg, and start denosumab now as "
+                       "well.", False),
+    # a start that waits for its trigger ('once ...,', 'only after ...') is a later step
+    (STOP_CALCIUM, "Plan: stop the calcium carbonate now; resume it only after the corrected "
+                   "calcium is back to normal.", True),
+    (STOP_CALCIUM, "Plan: stop the calcium carbonate now; resume it now at half the dose.",
+     False),
+    (DENOSUMAB_AFTER_REPLETION, "Plan: once vitamin D is replete and calcium normal, start "
+                                "denosumab 60 mg SC every 6 months.", True),
+    (DENOSUMAB_AFTER_REPLETION, "Plan: once vitamin D is replete, do not start denosumab.",
+     False),
+    # offers after a dose and schedule, or 'could be considered later', and 'remains safe'
+    (NO_ZOLEDRONIC_ACID_AT_THIS_CRCL, "Plan: denosumab. If CrCl rises above 35, zoledronic acid "
+                                      "could be considered.", True),
+    (NO_ZOLEDRONIC_ACID_AT_THIS_CRCL, "Plan: denosumab. Zoledronic acid 5 mg IV yearly would "
+                                      "also be reasonable.", False),
+    (NO_ZOLEDRONIC_ACID_AT_THIS_CRCL, "Plan: denosumab. Zoledronic acid 4 mg IV every 6 months "
+                                      "could be considered later.", False),
+    (NO_ZOLEDRONIC_ACID_AT_THIS_CRCL, "Plan: denosumab. Zoledronic acid remains safe for her if "
+                                      "denosumab cannot be obtained.", False),
+    (NO_FLUOROQUINOLONE, "Plan: ciprofloxacin prophylaxis is not safe with his aneurysm.", True),
+    (NO_FLUOROQUINOLONE, "Plan: ciprofloxacin prophylaxis is fine.", False),
+    # 'replace X with Y', 'substitute Y for X': Y comes in, X goes
+    (START_CEPHALEXIN, "Plan: replace ciprofloxacin with cephalexin.", True),
+    (START_CEPHALEXIN, "Plan: replace cephalexin with ciprofloxacin.", False),
+    (NO_FLUOROQUINOLONE, "Plan: substitute cephalexin for ciprofloxacin.", True),
+    (NO_FLUOROQUINOLONE, "Plan: substitute ciprofloxacin for cephalexin.", False),
+    # three times weekly is not weekly
+    (VITAMIN_D_3_PER_WEEK_WRONG, "Plan: vitamin D3 50,000 IU once weekly for 8 weeks.", True),
+    (VITAMIN_D_3_PER_WEEK_WRONG, "Plan: vitamin D3 50,000 IU three times weekly for 8 weeks.",
+     False),
+    # times in hours and relative days
+    (BMP_WITHIN_A_WEEK, "Plan: recheck BMP in 48 hours.", True),
+    (BMP_WITHIN_A_WEEK, "Plan: repeat CMP next week.", True),
+    (BMP_WITHIN_A_WEEK, "Plan: recheck BMP tomorrow.", True),
+    (BMP_WITHIN_A_WEEK, "Plan: recheck BMP next month.", False),
+    # the hedge of 'for suspected OSA' is on the finding, not on the order
+    (ORDER_SLEEP_STUDY, "Plan: order a sleep study for suspected OSA.", True),
+    (ORDER_SLEEP_STUDY, "Plan: a sleep study could be considered for suspected OSA.", False),
+    # 'cont' before a drug continues it
+    (VITAMIN_D_2000, "P: vit D: cont D3 2000 IU daily.", True),
+    (VITAMIN_D_2000, "P: vit D: cont D3 20000 IU daily.", False),
+    # a threshold after the verb ('advised at 5.5 cm') is a trigger, not a plan now
+    (NO_REPAIR_NOW, "Repair is generally advised at 5.5 cm or with symptoms.", True),
+    (NO_REPAIR_NOW, "Repair is advised now.", False),
+    # a score stated, then its parts in parentheses
+    (CHA2DS2_VASC_4, "CHA\u2082DS\u2082-VASc = **4** (age >= 75 -> 2, female -> 1, HTN -> 1).",
+     True),
+    (CHA2DS2_VASC_4, "CHA2DS2-VASc = 3 (age >= 75 -> 2, female -> 1).", False),
+    # a hold told as past ('held since'), 'not a reason to keep it off'
+    (RESTART_APIXABAN, "81F PAF, fall 3/17, apixaban held since. Plan: I restarted apixaban "
+                       "today at 5 mg BID.", True),
+    (RESTART_APIXABAN, "I restarted Eliquis today at 5 mg BID. The fall is not a reason to keep "
+                       "it off.", True),
+    (RESTART_APIXABAN, "Plan: keep apixaban off after the fall.", False),
+    # values: 'weighs 64 kg'; 'creatinine last week 1.21 mg/dL'
+    (WEIGHT_64, "She is 81 but weighs 64 kg.", True),
+    (WEIGHT_64, "She is 81 but weighs 70 kg.", False),
+    (CREATININE_1_21, "Her creatinine last week 1.21 mg/dL.", True),
+    (CREATININE_1_21, "Her creatinine last week 1.74 mg/dL.", False),
+    # 'previously' dates what failed, not the drug prescribed now
+    (START_VARENICLINE, "Since nicotine patches failed previously, I have prescribed "
+                        "varenicline.", True),
+    (START_VARENICLINE, "Nicotine patches and varenicline were tried previously.", False),
+    # a bold question about the plan: its answer is the plan
+    (ORDER_ULTRASOUND, "**How should he be followed?**\nA repeat ultrasound in 12 months.", True),
+    (ORDER_ULTRASOUND, "**How should he be followed?**\nNo repeat ultrasound is needed.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+@pytest.mark.parametrize(("text", "value", "unit"), [
+    ("AAA 4.6 x 4.4 cm", 4.6, "cm"), ("nodule 2.2 × 2.8 × 2.0 cm", 2.8, "cm"),
+    ("Right adrenal nodule, 8 HU unenhanced", 8.0, "hu"),
+    ("attenuation of 28 Hounsfield units", 28.0, "hu"), ("vitamin D3 2000 IU daily", 2000.0, "iu"),
+    ("longest pause 4.8 s", 4.8, "s"), ("a 4800 ms pause", 4800.0, "ms"),
+    ("digoxin level 2.9 ng/mL", 2.9, "ng/ml"), ("recheck tomorrow", 1.0, "d"),
+])
+def test_sizes_attenuations_and_doses_are_read_with_their_unit(text, value, unit):
+    assert [(q.value, q.unit) for q in quantities(text)][-1] == (value, unit)
+
+
+@pytest.mark.parametrize("text", ["level 3 evidence", "Problem 2: cortisol secretion",
+                                  "#2 Overdose risk"])
+def test_numbers_that_name_are_no_values(text):
+    assert not [q for q in quantities(text) if q.value in (2.0, 3.0)]
+
+
+def test_a_threshold_named_after_its_value_is_a_reference():
+    found = quantities("normal suppression, below the 1.8 ug/dL cut-off")
+    assert [(q.value, q.role) for q in found] == [(1.8, "reference")]
+
+
+def test_a_month_of_a_year_is_a_date_ahead_from_its_first_day():
+    today = date(2026, 4, 10)
+    for text in ("ordered a duplex for April 2027", "duplex due 04/2027"):
+        assert [(q.value, q.role) for q in quantities(text, today)] == [(356.0, "date")], text
+    assert not [q for q in quantities("on it since March 2025", today) if q.role == "date"]
 
 
 def test_numeric_calendar_dates_ahead_are_times_from_today():

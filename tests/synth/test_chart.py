@@ -173,3 +173,56 @@ def test_routine_care_respects_allergies_and_leaves_the_weeks_before_the_consult
         wellness = [r["date"][:10] for r in chart if r["resourceType"] == "DocumentReference"
                     and r.get("description") in ("Annual wellness visit", "Chronic care follow-up")]
         assert wellness and all(day < quiet_from for day in wellness) and max(wellness) < now
+
+
+def _testosterone_chart(gender: str) -> list[dict]:
+    story = Story.model_validate({
+        "now": "2026-06-10T15:00:00Z",
+        "patient": {"id": f"pt-range-{gender}", "given": "Alex", "family": "Rowan",
+                    "gender": gender, "age": 30},
+        "history_years": 0,
+        "labs": [{"code": "2986-8", "points": [{"date": "-3w", "value": 78},
+                                                {"date": "-1w", "value": 280}]},
+                 {"code": "2160-0", "points": [{"date": "-1w", "value": 1.4}]}],
+    })
+    return generate_chart(story, seed=0)
+
+
+def _results(chart: list[dict], code: str) -> list[tuple[float, list[dict], str | None]]:
+    found = []
+    for res in sorted(chart, key=lambda r: r.get("effectiveDateTime", "")):
+        if res["resourceType"] == "Observation" and res["code"]["coding"][0]["code"] == code:
+            flags = res.get("interpretation", [])
+            found.append((res["valueQuantity"]["value"], res.get("referenceRange", []),
+                          flags[0]["coding"][0]["code"] if flags else None))
+    return found
+
+
+def _bounds(ranges: list[dict]) -> list[tuple[float | None, float | None, str | None]]:
+    return [(r.get("low", {}).get("value"), r.get("high", {}).get("value"),
+             r["appliesTo"][0]["coding"][0]["code"] if "appliesTo" in r else None)
+            for r in ranges]
+
+
+@pytest.mark.parametrize(
+    ("gender", "bounds", "flags"),
+    [("male", [(264.0, 916.0, "248153007")], ["L", "N"]),
+     ("female", [(9.0, 55.0, "248152002")], ["H", "H"])],
+)
+def test_a_sex_specific_range_follows_the_patients_gender(gender, bounds, flags):
+    chart = _testosterone_chart(gender)
+    results = _results(chart, "2986-8")
+    assert [value for value, _, _ in results] == [78, 280]
+    assert all(_bounds(ranges) == bounds for _, ranges, _ in results)
+    assert [flag for _, _, flag in results] == flags
+    creatinine = _results(chart, "2160-0")  # a range for any sex: unchanged, no appliesTo
+    assert [(_bounds(r), f) for _, r, f in creatinine] == [([(0.6, 1.3, None)], "H")]
+    assert checks.fhir_model_errors(roster_resources() + chart) == []
+
+
+def test_a_patient_of_unknown_sex_sees_every_sex_range_and_no_computed_flag():
+    chart = _testosterone_chart("unknown")
+    for _, ranges, flag in _results(chart, "2986-8"):
+        assert _bounds(ranges) == [(264.0, 916.0, "248153007"), (9.0, 55.0, "248152002")]
+        assert flag is None
+    assert checks.fhir_model_errors(roster_resources() + chart) == []

@@ -53,7 +53,7 @@ UCUM_SYMBOLS = {
     "cm", "deg", "fL", "g/dL", "kg", "kg/m2", "m[IU]/L", "m[IU]/mL", "mL/min/{1.73_m2}", "mg/L",
     "mg/dL", "mg/g", "mm[Hg]", "mmol/L", "mosm/kg", "ms", "ng/dL", "ng/mL", "pg", "pg/mL", "s",
     "u[IU]/mL", "ug/dL", "ug/mL", "umol/L", "10*3/uL", "10*6/uL", "{INR}", "{SG}", "{ratio}",
-    "{score}", "{packs}/d", "{pack-years}", "[arb'U]/mL",
+    "{score}", "{packs}/d", "{pack-years}", "[arb'U]/mL", "pmol/L",
 }
 
 
@@ -345,3 +345,62 @@ def test_main_tables_record_a_checked_source_for_every_row(table: str) -> None:
         source = concept.source.lower()
         assert "not individually looked up" not in source, concept.code
         assert "test only" not in source, concept.code
+
+
+SEXED_HEADER = "code\tdisplay\tkind\tunit\tlow\thigh\tsex\tcategory\tsource\n"
+
+
+def test_testosterone_has_a_male_and_a_female_range() -> None:
+    testosterone = loinc("2986-8")
+    assert (testosterone.low, testosterone.high) == (None, None)  # no range for any sex
+    male, female = testosterone.reference_range("male"), testosterone.reference_range("female")
+    assert (male.sex, male.low, male.high) == ("male", 264, 916)
+    assert (female.sex, female.low, female.high) == ("female", 9, 55)
+    assert male.source and female.source
+    assert testosterone.reference_range("unknown") is None
+    assert testosterone.ranges_for("other") == (male, female)
+    creatinine = loinc("2160-0")
+    assert creatinine.reference_range("female") == creatinine.reference_range() == \
+        tables.ReferenceRange(0.6, 1.3, None, creatinine.source)
+
+
+def test_per_sex_rows_of_one_code_merge_and_override_the_any_sex_range() -> None:
+    body = ("2986-8\tTestosterone\tlab\tng/dL\t100\t900\t\tlaboratory\tany\n"
+            "2986-8\tTestosterone\tlab\tng/dL\t9\t55\tfemale\tlaboratory\tf\n")
+    (concept,) = parse_table("loinc", SEXED_HEADER + body, "t.tsv")
+    assert (concept.low, concept.high) == (100, 900)
+    assert concept.reference_range("female").high == 55
+    assert concept.reference_range("male").high == 900  # the any-sex range
+    assert concept.ranges_for("female") == (concept.reference_range("female"),)
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [("2986-8\tT\tlab\tng/dL\t9\t55\tfemale\tlaboratory\tx\n"
+      "2986-8\tT\tlab\tng/dL\t8\t45\tfemale\tlaboratory\tx\n",
+      "t.tsv:3: duplicate code '2986-8' (first on line 2)"),
+     ("2986-8\tT\tlab\tng/dL\t9\t55\twoman\tlaboratory\tx\n", "sex 'woman' is not one of"),
+     ("2986-8\tT\tlab\tng/dL\t\t\tmale\tlaboratory\tx\n", "a male row needs a range"),
+     ("2986-8\tT\tlab\tng/dL\t9\t55\tfemale\tlaboratory\tx\n"
+      "2986-8\tT\tlab\tnmol/L\t8\t32\tmale\tlaboratory\tx\n", "has unit 'nmol/L' here"),
+     ("2986-8\tT\tlab\tng/dL\t9\t55\tfemale\tlaboratory\tx\n"
+      "2986-8\tTestosterone\tlab\tng/dL\t264\t916\tmale\tlaboratory\tx\n",
+      "is 'Testosterone' here but 'T'")],
+)
+def test_loader_rejects_bad_per_sex_rows(body: str, problem: str) -> None:
+    with pytest.raises(TerminologyDataError, match=re.escape(problem)):
+        parse_table("loinc", SEXED_HEADER + body, "t.tsv")
+
+
+def test_a_range_conflict_between_rows_is_an_error_not_a_silent_first_wins() -> None:
+    first, = parse_table("loinc", SEXED_HEADER + "2986-8\tT\tlab\tng/dL\t264\t916\tmale\t"
+                         "laboratory\tx\n")
+    other, = parse_table("loinc", SEXED_HEADER + "2986-8\tT\tlab\tng/dL\t300\t1000\tmale\t"
+                         "laboratory\tx\n")
+    female, = parse_table("loinc", SEXED_HEADER + "2986-8\tT\tlab\tng/dL\t9\t55\tfemale\t"
+                          "laboratory\tx\n")
+    with pytest.raises(ValueError, match="the male range is 300.0-1000.0 here but 264.0-916.0"):
+        tables.merge_ranges(first, other)
+    merged = tables.merge_ranges(first, female)
+    assert [(r.sex, r.high) for r in merged.ranges] == [("male", 916), ("female", 55)]
+    assert tables.merge_ranges(merged, first) is merged

@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from physbench_graders.cardiology import statin_codes
+from physbench_graders.cardiology import statin_codes, statin_tablets
 
 from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
 from physbench_gym.grading.resources import matches_code, patient_id, placed
 from physbench_gym.synth import terminology
 
 CPT, LOINC = "http://www.ama-assn.org/go/cpt", "http://loinc.org"
+RXNORM = "http://www.nlm.nih.gov/research/umls/rxnorm"
 # Aortic ultrasound orders: vascular-lab duplex (CPT 93978/93979), retroperitoneal US
 # (76770/76775) or the LOINC radiology codes of an aortic ultrasound.
 DUS_CODES = [f"{CPT}|{c}" for c in ("93978", "93979", "76770", "76775")] + [
@@ -36,7 +37,11 @@ def aaa_followup(values: dict[str, Any]) -> dict[str, Any]:
                    window_start=(now + timedelta(days=window[0] * days)).date().isoformat(),
                    window_end=(now + timedelta(days=window[1] * days)).date().isoformat(),
                    dus_due=(now + timedelta(days=due * days)).date().isoformat(),
-                   interval_text=("3 years" if band == "3y" else f"{due} months"))
+                   interval_text=("3 years" if band == "3y" else f"{due} months"),
+                   # the same interval written as a schedule ('yearly', 'every 12 months'),
+                   # in administrations a day, with 5% slack around the band's months
+                   every_min=round(1 / (note_mo[1] * days * 1.05), 6),
+                   every_max=round(1 / (note_mo[0] * days * 0.95), 6))
     high = rec["statin_dose"] >= 40
     out["statin_rxnorm"] = "259255" if high else "617310"
     # Varenicline, nicotine replacement, or bupropion SR 150 mg (the Zyban formulation).
@@ -59,6 +64,7 @@ def aaa_followup(values: dict[str, Any]) -> dict[str, Any]:
     else:
         orders.append({"not_ordered": {"resource_type": "MedicationRequest", "codes": cessation,
                                        "label": "cessation drug for a former smoker"}})
+    orders.append("graders/aortic_aneurysm_cad.py:one_new_statin")
     out["risk_orders"] = orders
     out.update(_texts(values, band, high, bool(rec["smoker"])))
     return out
@@ -90,3 +96,15 @@ def surveillance_us_ordered(ctx: GradingContext) -> CheckpointResult:
         found.append(when or "no date")
     detail = f" (ordered for {', '.join(found)})" if found else " (none ordered)"
     return CheckpointResult(False, f"no aortic ultrasound dated {low} to {high}{detail}")
+
+
+@triggered_by(WRITE)
+def one_new_statin(ctx: GradingContext) -> CheckpointResult:
+    """At most one new statin order: two (a repeated 80 mg, or atorvastatin plus rosuvastatin)
+    is duplicate statin therapy."""
+    codes = [f"{RXNORM}|{code}" for _, _, code in statin_tablets()]
+    new = [r for r in ctx.written("MedicationRequest")
+           if patient_id(r) == ctx.patient_id and placed(r) and matches_code(r, codes)]
+    if len(new) > 1:
+        return CheckpointResult(False, f"{len(new)} new statin orders (duplicate statin therapy)")
+    return CheckpointResult(True, f"{len(new)} new statin order(s)")

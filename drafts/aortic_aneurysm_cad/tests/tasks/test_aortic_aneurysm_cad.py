@@ -168,3 +168,147 @@ def test_fluoroquinolone_order_fails_the_risk_factor_orders():
         "dose_unit": "mg", "frequency": 1, "period_unit": "day", "duration_days": 1}}
     assert run_actions(TASK, [statin, patch])["risk_factor_orders"]
     assert not run_actions(TASK, [statin, patch, cipro])["risk_factor_orders"]
+
+
+# Review fixes (reviews/aortic_aneurysm_cad.md): probes that must now pass or fail.
+PLAN = "AAA 4.6 cm. Aortic duplex in 12 months. "
+
+
+@pytest.mark.parametrize("interval", ["Aortic duplex yearly.", "Aortic duplex every 12 months.",
+                                      "Aortic duplex q12 months."])
+def test_interval_written_as_a_schedule_passes(interval):  # finding 2
+    assert grade_note(TASK, f"AAA 4.6 cm. {interval} {RISK}")["aneurysm_plan_documented"]
+
+
+@pytest.mark.parametrize("interval", ["Aortic duplex every 3 years.",
+                                      "Duplex ultrasound in 12 months or in 3 years."])
+def test_wrong_schedule_still_fails(interval):  # finding 2: no weakening
+    assert not grade_note(TASK, f"AAA 4.6 cm. {interval} {RISK}")["aneurysm_plan_documented"]
+
+
+@pytest.mark.parametrize("repair", ["Refer to vascular surgery for EVAR now.",
+                                    "He should undergo elective endovascular repair.",
+                                    "Refer to vascular surgery for elective repair.",
+                                    "Refer for EVAR now."])
+def test_repair_planned_below_threshold_fails(repair):  # finding 3
+    assert not grade_note(TASK, PLAN + repair + " " + RISK)["aneurysm_plan_documented"]
+
+
+@pytest.mark.parametrize("trigger", ["If it reaches 5.5 cm, refer to vascular surgery for repair.",
+                                     "Refer to vascular surgery for repair if it reaches 5.5 cm.",
+                                     "Vascular surgery referral to establish care."])
+def test_repair_with_a_trigger_passes(trigger):  # finding 3
+    assert grade_note(TASK, PLAN + trigger + " " + RISK)["aneurysm_plan_documented"]
+
+
+def test_six_month_band_rejects_repair_now():  # finding 3
+    seed = _variant(band="6m", risk_statin_state="continue")
+    size = values(TASK, seed)["aaa_cm"]
+    risk = " Continue atorvastatin 80 mg daily. Start varenicline. Avoid fluoroquinolones."
+    base = f"AAA {size} cm. Duplex ultrasound in 6 months."
+    assert grade_note(TASK, base + " Referral to vascular surgery to plan repair when it reaches"
+                      " 5.5 cm." + risk, seed)["aneurysm_plan_documented"]
+    assert not grade_note(TASK, base + " Refer to vascular surgery for elective EVAR now." + risk,
+                          seed)["aneurysm_plan_documented"]
+
+
+@pytest.mark.parametrize("referral", ["Urgent vascular surgery referral for elective repair.",
+                                      "Vascular surgery consult for EVAR.",
+                                      "He needs a vascular surgery referral for repair."])
+def test_repair_band_referral_as_a_noun(referral):  # finding 5
+    seed = _variant(band="repair", risk_smoker=False)
+    size = values(TASK, seed)["aaa_cm"]
+    risk = " Increase atorvastatin to 80 mg daily. Former smoker, no cessation drug needed." \
+           " Avoid fluoroquinolones."
+    assert grade_note(TASK, f"AAA {size} cm meets the 5.5 cm threshold. {referral}{risk}",
+                      seed)["aneurysm_plan_documented"]
+
+
+@pytest.mark.parametrize(("statin", "passed"), [
+    ("Stop atorvastatin and start rosuvastatin 20 mg daily.", True),
+    ("Start rosuvastatin 20 mg daily in place of atorvastatin 20 mg.", True),
+    ("Stop atorvastatin and start rosuvastatin 10 mg daily.", False),
+    ("Stop atorvastatin.", False)])
+def test_rosuvastatin_switch(statin, passed):  # finding 6
+    note = PLAN + statin + " Start varenicline. Avoid fluoroquinolones."
+    assert grade_note(TASK, note)["risk_factor_plan_documented"] is passed
+
+
+@pytest.mark.parametrize(("statin", "passed"), [
+    ("Switch to rosuvastatin 40 mg daily.", True), ("Continue atorvastatin 80 mg daily.", True),
+    ("Switch to rosuvastatin 10 mg daily.", False), ("Reduce atorvastatin to 40 mg daily.", False)])
+def test_high_intensity_switch_in_the_continue_branch(statin, passed):  # finding 6
+    seed = _variant(risk_name="smoker_high")
+    size = values(TASK, seed)["aaa_cm"]
+    note = f"AAA {size} cm. {statin} Start varenicline. Avoid fluoroquinolones."
+    assert grade_note(TASK, note, seed)["risk_factor_plan_documented"] is passed
+
+
+def _med(code: str, dose: float) -> dict:
+    return {"tool": "fhir_medication_request_create", "arguments": {
+        "patient": "{patient_id}", "medication_code": code, "dose_value": dose,
+        "dose_unit": "mg", "frequency": 1, "period_unit": "day"}}
+
+
+@pytest.mark.parametrize(("extra", "passed"), [([], True), ([_med("259255", 80)], False),
+                                               ([_med("859751", 20)], False)])
+def test_one_new_statin_order(extra, passed):  # finding 7
+    orders = [_med("259255", 80), _med("198030", 21)] + extra
+    assert run_actions(TASK, orders)["risk_factor_orders"] is passed
+
+
+@pytest.mark.parametrize("size", [
+    "4.6 cm infrarenal AAA on CT urogram.",
+    "Incidental 4.6 cm fusiform infrarenal AAA on CT urogram.",
+    "Assessment: 4.6 cm AAA in a 71-year-old man.",
+    "| AAA (CT urogram) | 4.6 cm |\n\n",
+    "| AAA (CT 3/3/2026) | 4.6 cm |\n\n",
+    "AAA 4.6 cm, 2.5 cm below the renal arteries.",
+    "AAA 4.6 x 4.4 cm."])
+def test_size_named_with_its_source(size):  # finding 1
+    note = f"{size} Aortic duplex in 12 months. {RISK}"
+    assert grade_note(TASK, note)["aneurysm_size_assessed"]
+
+
+@pytest.mark.parametrize(("interval", "passed"), [("Aortic duplex due April 2027.", True),
+                                                  ("Aortic duplex due April 2029.", False)])
+def test_due_month(interval, passed):  # finding 2
+    note = f"AAA 4.6 cm. {interval} {RISK}"
+    assert grade_note(TASK, note)["aneurysm_plan_documented"] is passed
+
+
+STATIN_SMOKING = "Increase atorvastatin to 80 mg daily. Start varenicline. "
+
+
+@pytest.mark.parametrize(("answer", "passed"), [
+    ("Ciprofloxacin prophylaxis is not safe in the setting of his aneurysm; recommend cephalexin"
+     " instead.", True),
+    ("Cipro prophylaxis: unsafe with AAA - use TMP-SMX.", True),
+    ("Is ciprofloxacin prophylaxis safe? No. Use cephalexin instead.", True),
+    ("Ciprofloxacin: Not recommended. FDA (2018) warns of aortic aneurysm rupture with"
+     " fluoroquinolones.", True),
+    ("He should not receive ciprofloxacin.", True),
+    ("Use a non-fluoroquinolone antibiotic, or ciprofloxacin if preferred.", False),
+    ("Ciprofloxacin prophylaxis is safe.", False),
+    ("Ciprofloxacin 500 mg once is fine.", False)])
+def test_fluoroquinolone_answer(answer, passed):  # finding 4
+    note = PLAN + STATIN_SMOKING + answer
+    assert grade_note(TASK, note)["risk_factor_plan_documented"] is passed
+
+
+@pytest.mark.parametrize(("statin", "passed"), [
+    ("Change atorvastatin to rosuvastatin 20 mg daily.", True),
+    ("Switch atorvastatin to rosuvastatin 20 mg daily.", True),
+    ("Change atorvastatin to rosuvastatin 10 mg daily.", False)])
+def test_statin_changed_to_rosuvastatin(statin, passed):  # finding 6
+    note = PLAN + statin + " Start varenicline. Avoid fluoroquinolones."
+    assert grade_note(TASK, note)["risk_factor_plan_documented"] is passed
+
+
+@pytest.mark.parametrize(("course", "passed"), [
+    ("Varenicline started: 0.5 mg daily x3 d, 0.5 mg BID x4 d, then 1 mg BID for 12 weeks;"
+     " quit day 8.", True),
+    ("Varenicline started; stop varenicline on day 8.", False)])
+def test_quit_day_is_not_a_stop(course, passed):  # corpus c09
+    note = PLAN + "Increase atorvastatin to 80 mg daily. " + course + " Avoid fluoroquinolones."
+    assert grade_note(TASK, note)["risk_factor_plan_documented"] is passed
