@@ -230,6 +230,11 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
                 reading = args.reading(quantity, unit, factors)
                 if reading is None:
                     continue
+                if quantity.role == "dimensions":  # '4.6 x 4.4 cm': the size, unless the
+                    stated = stated or args.accepts(reading) and not any(  # clause gives
+                        q.role in ("", "approximate") and q.unit == quantity.unit  # another
+                        for q in clause.quantities)  # measure ('8 x 6 mm, average 7 mm')
+                    continue
                 if args.accepts(reading, quantity.comparator) or _rounds_to(
                         clause, quantity, reading, args):
                     if quantity.role in ("", "approximate", "from", "total") or (

@@ -287,7 +287,7 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
             continue
         axes = [_number(n) for n in match.group("a", "b", "c") if n]
         found.append(Quantity(max(axes), unit_normalize(match.group("u")), match.start(),
-                              match.end()))
+                              match.end(), role="dimensions"))
         taken.append((match.start(), match.end()))
     for match in _TABLETS.finditer(clause):  # 'two 333 mg tablets' is a 666 mg dose
         count = match.group("n") or match.group("n2")
@@ -476,7 +476,7 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
     out = []
     arrows = 0
     for index, quantity in enumerate(found):
-        if quantity.role == "date":
+        if quantity.role in ("date", "dimensions"):
             out.append(quantity)
             continue
         if index and re.match(r"^\s*(?:\([^)]*\))?\s*(?:->|=>)\s*$",

@@ -101,6 +101,8 @@ WEIGHT_64 = {"note_value": {"concept": ["weight"], "value": 64, "tolerance": 1}}
 CREATININE_1_21 = {"note_value": {"concept": ["creatinine"], "value": 1.21, "tolerance": 0.02}}
 START_VARENICLINE = {"note_decision": {"concept": ["varenicline"], "action": ["start"]}}
 ORDER_ULTRASOUND = {"note_decision": {"concept": ["aaa_ultrasound"], "action": ["order"]}}
+NODULE_7_MM = {"note_value": {"concept": ["nodule_size"], "value": 7, "tolerance": 0.5,
+                               "unit": "mm"}}
 ATORVASTATIN_80 = {"note_decision": {"concept": ["atorvastatin"], "action": ["increase", "start"],
                                      "dose": {"min": 40, "max": 80, "unit": "mg"}}}
 NO_NSAID = {"note_never": {"concept": ["nsaid"]}}
@@ -740,6 +742,9 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     # a bold question about the plan: its answer is the plan
     (ORDER_ULTRASOUND, "**How should he be followed?**\nA repeat ultrasound in 12 months.", True),
     (ORDER_ULTRASOUND, "**How should he be followed?**\nNo repeat ultrasound is needed.", False),
+    # two axes give the size unless the clause gives another measure
+    (NODULE_7_MM, "Solid RUL nodule, 8 x 6 mm, average diameter 7 mm.", True),
+    (NODULE_7_MM, "Solid RUL nodule, 8 x 6 mm.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
