@@ -1112,7 +1112,7 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if _THRESHOLD_AFTER.search(text, end):
         status = status | {CONDITIONAL}  # 'repair is recommended at >= 5.5 cm': a trigger
     if action is not None and action.kind in _STARTING and not action.negated and (
-            _WHEN_DONE.match(text) and _WHEN_DONE.match(text).end() <= action.start
+            (opening := _WHEN_DONE.match(text)) and opening.end() <= action.start
             or any(c.category == TEMPORARY and c.text.lower() in _TRIGGER_WORDS
                    and c.start - offset > action.start for c in cues)):
         # 'once vitamin D is replete, start denosumab', 'resume calcium only after the
