@@ -101,13 +101,16 @@ def fleischner_followup(values: dict[str, Any]) -> dict[str, Any]:
                                  "label": "PET/CT for a nodule of 8 mm or less"}},
             ],
             # Two CTs for a high-risk patient; no PET now; surveillance ends only after the
-            # 18-24 month scan (a stop 'if stable at 12 months' ends it too early).
+            # 18-24 month scan (a stop 'if stable at 12 months' ends it too early). Fleischner
+            # counts from the index scan, three weeks back: 6-12 months after it is 5-12
+            # months from today, and 18-24 months after it is 17-24 months from today (16.5:
+            # a month the note names, 'November 2027', is read from its first day).
             plan_grader={"all": {"of": [
                 {"note_decision": {"concept": CT_FOLLOW_UP, "action": ["order"],
-                                   "timing": {"min": 6, "max": 12, "unit": "mo"},
+                                   "timing": {"min": 5, "max": 12, "unit": "mo"},
                                    "label": "chest CT in 6-12 months"}},
                 {"note_decision": {"concept": CT_FOLLOW_UP, "action": ["order"], "opposite": [],
-                                   "timing": {"min": 18, "max": 24, "unit": "mo"},
+                                   "timing": {"min": 16.5, "max": 24, "unit": "mo"},
                                    "timing_after": {"min": 18, "max": 24, "unit": "mo"},
                                    "committed_if": ["stability"],
                                    "label": "second chest CT at 18-24 months"}},

@@ -172,6 +172,22 @@ ALLOWANCES = [
      "A pituitary MRI is a reasonable option if she prefers."),
     ("oligomenorrhea_pcos", "pelvic ultrasound",
      "A pelvic ultrasound may be ordered as needed."),
+    ("aortic_aneurysm_cad", "fluoroquinolone with an aneurysm",
+     "Ciprofloxacin prophylaxis is acceptable if urology prefers it."),
+    ("aortic_aneurysm_cad", "fluoroquinolone with an aneurysm",
+     "Levofloxacin may be used as needed for urinary infections."),
+    ("aortic_aneurysm_cad", "aneurysm repair now",
+     "Elective EVAR is a reasonable option if he prefers not to wait."),
+    ("aortic_aneurysm_cad", "aneurysm repair now",
+     "Referral for aneurysm repair may be made as needed."),
+    ("erectile_dysfunction_workup", "PDE5 inhibitor with nitroglycerin",
+     "Tadalafil 10 mg as needed is acceptable if he skips nitroglycerin for 48 hours."),
+    ("erectile_dysfunction_workup", "PDE5 inhibitor with nitroglycerin",
+     "Sildenafil 25 mg may be used as needed if he prefers."),
+    ("erectile_dysfunction_workup", "testosterone therapy",
+     "Testosterone gel 1.62% is a reasonable option if the repeat level is low."),
+    ("erectile_dysfunction_workup", "testosterone therapy",
+     "Testosterone cypionate may be added as needed for energy."),
     ("thyroid_function_workup", "thyroid ultrasound",
      "A baseline thyroid ultrasound is reasonable given her family history."),
     ("thyroid_function_workup", "thyroid ultrasound",
@@ -215,6 +231,10 @@ TURN_DOWNS = {
     "incidental_pulmonary_findings": "No PET/CT for this nodule.",
     "thyroid_function_workup": "No thyroid ultrasound or liothyronine is needed.",
     "afib_tachy_brady_elderly": "No digoxin, diltiazem or verapamil before the pacemaker.",
+    "aortic_aneurysm_cad": "No fluoroquinolone prophylaxis, and no aneurysm repair at this "
+                          "size.",
+    "erectile_dysfunction_workup": "No PDE5 inhibitor while he has nitroglycerin, and no "
+                                   "testosterone therapy while they are trying to conceive.",
     "oligomenorrhea_pcos": "No pituitary MRI, pelvic ultrasound or ACTH stimulation test is "
                            "needed.",
 }

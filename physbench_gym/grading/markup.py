@@ -98,7 +98,25 @@ _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
               (re.compile(r"\bd/t\b", re.IGNORECASE), "due to"),
               (re.compile(r"\bc/o\b", re.IGNORECASE), "complains of"),
               # 'cont D3 2000 IU daily': continue, before a drug (not 'cont.' after a list)
-              (re.compile(r"\bcont(?=\s+[A-Za-z])", re.IGNORECASE), "continue"))
+              (re.compile(r"\bcont(?=\s+[A-Za-z])", re.IGNORECASE), "continue"),
+              # 'avanafil is a shorter-acting alternative': an offer, whatever its praise
+              (re.compile(r"\b(is|are|would be|remains?)\s+(?:a|an)\s+(?!(?:poor|bad|worse|"
+                          r"inferior|less|risky|dangerous|unsafe|last|not|no|un\w+)\b)"
+                          r"[a-z]+(?:-[a-z]+)?\s+(alternative|option|choice)\b", re.IGNORECASE),
+               r"\1 an acceptable \2"),
+              # 'vardenafil 10 mg as needed is fine': a schedule, not the verb 'needed'
+              (re.compile(r"\bas needed\b", re.IGNORECASE), "prn"),
+              # 'restart on POD 2-3', 'on postoperative day 2': days after surgery
+              (re.compile(r"\b(?:on\s+)?(?:POD|post-?op(?:erative)?\s+day)\s*#?\s*"
+                          r"(\d+(?:\s*-\s*\d+)?)\b", re.IGNORECASE), r"\1 days after surgery"),
+              (re.compile(r"\b(?:on\s+)?day\s+(\d+(?:\s*-\s*\d+)?)\s+(after|post)\b",
+                          re.IGNORECASE), r"\1 days \2"),
+              # 'restart 48-72 h post-op' (not 'OP', osteoporosis)
+              (re.compile(r"\bpost-?op\b(?!-)", re.IGNORECASE), "after surgery"),
+              (re.compile(r"\bpre-?op\b(?!-)", re.IGNORECASE), "before surgery"),
+              (re.compile(r"(?<![\w/.])x(?=\d+\s*(?:d|days?|wks?|weeks?|mo|months?|doses?)\b)",
+                          re.IGNORECASE), "x "))  # 'hold x4 days'
+
 
 
 def expand_intervals(text: str) -> str:
@@ -114,6 +132,11 @@ _HIGH_LOW = ((re.compile(r"\u2191(?=\s*\d)"), " increase "),
              (re.compile(r"\u2193(?=\s*\d)"), " decrease "),
              (re.compile(r"((?:^|[\s(:=|])\d+(?:\.\d+)?\s*%?)\s*\u2191"), r"\1 (high)"),
              (re.compile(r"((?:^|[\s(:=|])\d+(?:\.\d+)?\s*%?)\s*\u2193"), r"\1 (low)"),
+             # 'T 78 ng/dL ↑', 'T 78 ng/dL → ↑': a flag on a value with its unit
+             (re.compile(r"((?:^|[\s(:=|])\d+(?:\.\d+)?\s*[A-Za-z\u00b5%]{1,6}(?:/[A-Za-z0-9.]{1,6})?"
+                         r"\s*(?:->|\u2192|=>)?)\s*\u2191(?!\s*[A-Za-z\d])"), r"\1 (high)"),
+             (re.compile(r"((?:^|[\s(:=|])\d+(?:\.\d+)?\s*[A-Za-z\u00b5%]{1,6}(?:/[A-Za-z0-9.]{1,6})?"
+                         r"\s*(?:->|\u2192|=>)?)\s*\u2193(?!\s*[A-Za-z\d])"), r"\1 (low)"),
              (re.compile(r"\u2191"), " increase "), (re.compile(r"\u2193"), " decrease "))
 
 
@@ -157,12 +180,24 @@ _SMALL_VALUE = re.compile(r"(\b(?:is|of|was|equals)\s|[=:]\s?)(zero|one|two)\b(?
 _SPOKEN_UNIT = {"gram": "g", "grams": "g", "milligram": "mg", "milligrams": "mg",
                 "microgram": "mcg", "micrograms": "mcg", "nanogram": "ng", "nanograms": "ng",
                 "millimole": "mmol", "millimoles": "mmol", "milliliter": "mL", "milliliters": "mL",
-                "millilitre": "mL", "millilitres": "mL", "mls": "mL", "units": "U"}
+                "millilitre": "mL", "millilitres": "mL", "mls": "mL", "units": "U",
+                "picogram": "pg", "picograms": "pg", "micromole": "umol", "micromoles": "umol",
+                "nanomole": "nmol", "nanomoles": "nmol", "picomole": "pmol", "picomoles": "pmol",
+                "milliequivalent": "mEq", "milliequivalents": "mEq",
+                "milli-international units": "mIU", "milliinternational units": "mIU",
+                "international units": "IU"}
 _SPOKEN_PER = {"deciliter": "dL", "decilitre": "dL", "liter": "L", "litre": "L",
                "milliliter": "mL", "millilitre": "mL", "minute": "min", "kilogram": "kg"}
 # 'nine point two grams per deciliter', 'nineteen mls a minute': a unit said in words.
 _SPOKEN_RATE = re.compile(rf"\b({'|'.join(_SPOKEN_UNIT)}) (?:per|a|an) ({'|'.join(_SPOKEN_PER)})\b",
                           re.IGNORECASE)
+
+# 'Z-score minus 2.8', 'T-score of negative 2.7': a sign said in words
+_SPOKEN_MINUS = re.compile(r"(?<![\w-])(?<!\d )(?:minus\s+(?=\d)|negative\s+(?=\d+\.\d))",
+                           re.IGNORECASE)
+# '2000 international units daily'
+_SPOKEN_IU = re.compile(r"(?<=\d)\s+(milli-?)?international units?\b(?!\s+per\b)",
+                        re.IGNORECASE)
 
 
 def spoken_numbers(text: str) -> str:
@@ -173,6 +208,8 @@ def spoken_numbers(text: str) -> str:
     text = alpha2digit(text, "en")
     text = _SPOKEN_RATE.sub(lambda m: f"{_SPOKEN_UNIT[m.group(1).lower()]}/"
                                       f"{_SPOKEN_PER[m.group(2).lower()]}", text)
+    text = _SPOKEN_MINUS.sub("-", text)
+    text = _SPOKEN_IU.sub(lambda m: f" {'mIU' if m.group(1) else 'IU'}", text)
     text = _SPOKEN_SLASH.sub(lambda m: "/" + _SMALL.get((m.group(1) or "").lower(), ""), text)
     text = _SMALL_RANGE.sub(lambda m: "".join(_SMALL.get(g.lower(), g) for g in m.groups()), text)
     text = _POINT_ONLY.sub(r"0.\1", text)
@@ -194,6 +231,10 @@ def _american(match: re.Match[str]) -> str:
     return plain.capitalize() if match.group(1)[:1].isupper() else plain
 
 
+# 'Hydrochlorothiazide - no.': a bare 'no' that answers its label, as 'none' would
+_DASH_NO = re.compile(r"\s+-\s*no(?=\s*(?:[.;!]|\*\*|$))", re.IGNORECASE | re.MULTILINE)
+
+
 def normalize_characters(text: str) -> str:
     """Unicode and typography to plain ASCII-like text that keeps every clinical sign; an
     arrow after a value flags it ('8.9 ↑' -> '8.9 (high)'), before a drug changes it."""
@@ -209,6 +250,7 @@ def normalize_characters(text: str) -> str:
     text = _CONCENTRATION.sub(r"\1", text)
     text = re.sub(r"\)(?=[:;])", ") ", text)
     text = _GLUED_EQUALS.sub(" = ", text)
+    text = _DASH_NO.sub(" - none", text)
     text = _BRITISH_WORD.sub(_american, _APPROX_DOT.sub(r"\1", text))
     text = _CONTRACTION.sub(_uncontracted, text)
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
@@ -303,9 +345,10 @@ def lines(note: str) -> tuple[Line, ...]:
             section = _after_unknown_heading(section)
         text = _inline(stripped[bullet.end():] if bullet else stripped)
         label = _LABEL.match(text)
-        if not label and _LABEL.match(_ASIDE.sub("", text)):
-            # 'Recommendation (IDSA lists it for ESBL cystitis): fosfomycin 3 g PO once'
-            text = _ASIDE.sub("", text)
+        if not label and _LABEL.match(_WORD_ASIDE.sub("", text)):
+            # 'Recommendation (IDSA lists it for ESBL cystitis): fosfomycin 3 g PO once'; an
+            # aside with a value stays ('Child-Pugh C (11 points): bilirubin 2.6')
+            text = _WORD_ASIDE.sub("", text)
             label = _LABEL.match(text)
         line_section = section
         labelled = label and not (len(label.group(1)) <= 2 and raw_line[:1] in " \t") and (
@@ -365,7 +408,7 @@ def lines(note: str) -> tuple[Line, ...]:
     return tuple(line for line in out if line.text)
 
 
-_ASIDE = re.compile(r"\s*\([^()]*\)")
+_WORD_ASIDE = re.compile(r"\s*\([^()\d]*\)")
 # A question in bold or as a heading that the lines after it answer: '**Q3. Which drug?**'.
 # What a question about the plan asks ('How should she be followed?', 'Does he need surgery?').
 _PLAN_QUESTION = re.compile(r"\b(?:follow\w*|monitor\w*|treat\w*|start\w*|stop\w*|prescrib\w*|"
@@ -468,7 +511,8 @@ _TOTAL_ROW = re.compile(r"\s*(?:total|total score|sum|score)\s*:?\s*", re.IGNORE
 _GENERIC_HEADER = re.compile(r"(?:details?|frequency|freq|"
                              r"dose|dosing|route|comments?|notes?|items?|drugs?|tests?|"
                              r"drug\s*/\s*test|agents?|what|when|how|instructions?|sig|"
-                             r"schedule|interval|specifics)")
+                             r"schedule|interval|specifics|recommendations?|actions?|plan|"
+                             r"decision|management|status)")
 _VALUE_CELL = re.compile(r"\s*(?:[<>=~]|\*\*)*\s*[-+]?\d")
 _PLAN_HEADER = re.compile(r"(?:step|timing|when|due|purpose|action|plan|next steps?|"
                           r"recommendations?|target date|scheduled?)", re.IGNORECASE)

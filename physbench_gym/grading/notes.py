@@ -349,7 +349,8 @@ def _before_label(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     '1,000-1,200 mg of calcium a day')."""
     return tuple(q for q in clause.quantities if q.unit and q.end <= mention.start
                  and _BEFORE_LABEL.fullmatch(clause.text, q.end, mention.start)
-                 and not any(m.start < q.start for m in clause.mentions))
+                 and not any(m.start < q.start and "," not in clause.text[m.end:q.start]
+                             for m in clause.mentions))  # 'nodule, RUL, 7 mm average diameter'
 
 
 _BEFORE_LABEL = re.compile(r"\s*(?:of\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
@@ -1164,12 +1165,14 @@ def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
     'timing_after' (from another event); '' when none is written; else what was written."""
     if mention.action is not None and mention.action.negated:
         return ""  # 'do not stop apixaban after 3 months' commits to no time
+    # a time under the decision's own condition is its time ('CT if stable, at 18-24 months')
+    unshared = {CONDITIONAL, HISTORICAL, COUNTERFACTUAL} - (mention.statuses & {CONDITIONAL})
     times = [q for q in clause.quantities
              if (q.start >= mention.end or _TIME_LABEL.match(clause.text[q.end:])
                  and not clause.text[:q.start].strip(" ([*"))  # '4-6 weeks: visit with PHQ-9'
              and q.unit in ("h", "d", "wk", "mo", "y")
              and q.role not in ("from", "reference")
-             and clause.quantity_status(q).isdisjoint({CONDITIONAL, HISTORICAL, COUNTERFACTUAL})]
+             and clause.quantity_status(q).isdisjoint(unshared)]
     if not times:
         return ""
     fits = []
@@ -1243,7 +1246,9 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
     for clause, mention in _mentions(note, args.concept):
         if clause.reporting or mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL):
             continue
-        if args.allow_contingency and mention.has(CONDITIONAL, TEMPORARY) and not any(
+        if args.allow_contingency and (mention.has(CONDITIONAL, TEMPORARY) or (
+                args.contingency_on and _trigger_after(clause, mention, args.contingency_on))
+                ) and not any(
                 c.category == ALTERNATIVE and _WISH.search(c.text) for c in mention.cues) and (
                 not args.contingency_on or _names_in_condition(clause, args.contingency_on)) and (
                 args.contingency_after is None or _times_fit(clause, args.contingency_after)):
@@ -1277,6 +1282,14 @@ def _names_in_condition(clause: Clause, concepts: Iterable[str]) -> bool:
     spans = [m.span() for m in _CONDITION_SPAN.finditer(clause.text)]
     return any(a <= m.start < b for m in clause.mentions if set(m.concepts) & set(concepts)
                for a, b in spans) or not spans and _names_any(clause, concepts)
+
+
+def _trigger_after(clause: Clause, mention: Mention, concepts: Iterable[str]) -> bool:
+    """'a PDE5 inhibitor can be reconsidered once cardiology stops the nitrate': the offer's
+    trigger, written after it, names what the contingency is on."""
+    return any(a <= m.start < b for match in _CONDITION_SPAN.finditer(clause.text, mention.end)
+               for a, b in [match.span()] for m in clause.mentions
+               if not set(m.concepts).isdisjoint(concepts))
 
 
 _CONDITION_SPAN = re.compile(r"\b(?:if|unless|once|when|after|until|provided|only)\b[^,;:]*",

@@ -230,11 +230,17 @@ _NUMERIC_MONTH_YEAR = re.compile(r"(?<![\d/])(?P<m>1[0-2]|0?[1-9])/(?P<y>(?:19|2
 _YEAR = re.compile(r"(?<![\d/.-])(?:19|20)\d\d(?![\d/.-])(?!\s*(?:mg|mcg|iu|units?|ml|k\b))")
 
 
+# The date a time is counted from: 'CT at 18-24 months from 13 May 2026 (the index scan)'.
+_ANCHOR_DATE = re.compile(r"\b(?:days?|weeks?|wks?|months?|mos?|years?|yrs?)\s+(?:from|after)\s+"
+                          r"[^.;,()]{0,25}?\b(?:19|20)\d\d\b", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=4096)
 def dates_past(clause: str, today: date | None) -> bool:
     """Whether the clause dates what it says before today ('since 10 Mar 2026', 'in 2024',
     'December 2025'): it reports, it does not plan. Without today, years before 2026 count."""
     clause = _CITED_YEAR.sub(" ", clause)  # 'Fleischner 2017', '2018 AHA/ACC guideline'
+    clause = _ANCHOR_DATE.sub(" ", clause)  # '18-24 months from 13 May 2026' looks ahead
     if today is None:
         return any(int(m.group(0)) < 2026 for m in _YEAR.finditer(clause))
     if any(q.role == "past" for q in _calendar_dates(clause, today)):
@@ -328,6 +334,8 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
     for match in _WORD_VALUE.finditer(clause):
         unit, end = _unit_after(clause, match.end())
         word = match.group(1).lower()
+        if unit == "s" and word in ("a", "an", "one"):
+            continue  # 'a second CT' counts, it is no time
         if unit and unit in _DIMENSIONS or unit in ("dose", "tablet", "capsule"):
             number = 1.0 if word in ("a", "an", "single") else float(
                 _WORD_NUMBERS.index(word) + 1)
@@ -435,6 +443,9 @@ def _ranges(clause: str, found: list[Quantity]) -> list[Quantity]:
     return out
 
 
+_DOSE_UNITS = frozenset({"mg", "mcg", "g", "iu", "u", "units", "ml"})
+_CURRENT_RESULT = re.compile(r"\bcurrent\s+(?!on\b|dose\b|taking\b|at\b)[A-Za-z][\w-]*\s*"
+                             r"(?:[A-Za-z][\w-]*\s*)?(?:is|of|=|:)?\s*$", re.IGNORECASE)
 _STARTED_ON = re.compile(r"\b(?:start|started|starting|begin|began|put|putting|initiate|initiated|"
                          r"restart|restarted|resume|resumed)\s+(?:him|her|them|the patient|"
                          r"patient|pt)?\s*on\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
@@ -442,7 +453,7 @@ _ROLE_BEFORE = (
     ("from", re.compile(r"(?:\bfrom|\bcurrent(?:ly)?(?:\s+(?:on|dose|taking|at))?|\bon|\binstead of"
                         r"|\bwas|\bprevious(?:ly)?(?:\s+on)?|\bprior|\bbaseline|\bup from"
 
-                        r"|\bdown from|\bold|\bexisting)\s*(?:dose\s+(?:of\s+)?)?"
+                        r"|\bdown from|\bold|\bexisting)\b\s*(?:dose\s+(?:of\s+)?)?"
                         r"(?:[a-z]+\s+){0,2}$", re.IGNORECASE)),
     # The dose being replaced, right before its number: 'to replace the 20 mg tablet', 'd/c 20'.
     ("from", re.compile(r"(?:\breplac(?:e|es|ed|ing)(?:\s+the)?|\bin place of(?:\s+the)?"
@@ -507,11 +518,13 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
                 break
         if role == "from" and not quantity.unit and not re.search(
                 r"\b(?:from|replac\w*(?:\s+the)?|in place of(?:\s+the)?|d/?c(?:'?d)?|discontinu\w*"
-                r"(?:\s+the)?)\s*$", before,
+                r"(?:\s+the)?|on\s+[a-z]+)\s*$", before,
                 re.IGNORECASE):
             role = ""
         if role == "from" and _STARTED_ON.search(before):
             role = ""  # 'start him on apixaban 5 mg': the new dose, not the current one
+        if role == "from" and quantity.unit not in _DOSE_UNITS and _CURRENT_RESULT.search(before):
+            role = ""  # 'current LDL 132 mg/dL' is today's result, no dose being replaced
         if role == "duration" and quantity.unit not in ("d", "wk", "mo", "y", "h", "dose"):
             role = ""
         after = clause[quantity.end:quantity.end + 40]

@@ -30,7 +30,7 @@ TEMPORARY, HISTORICAL, FAMILY = "TEMPORARY", "HISTORICAL", "FAMILY"
 ALTERNATIVE, COUNTERFACTUAL, LATER = "ALTERNATIVE", "COUNTERFACTUAL", "LATER"
 ATTRIBUTE = "ATTRIBUTE"
 _ATTRIBUTE = re.compile(
-    r"[\s-]*(?:intolerance|intolerant|allergy|allergies|allergic|hypersensitivity|side[\s-]effects?"
+    r"(?:\s+|-)?(?:intolerance|intolerant|allergy|allergies|allergic|hypersensitivity|side[\s-]effects?"
     r"|adverse (?:effects?|reactions?)|toxicity|reactions?|myopathy|myalgias?|resistance|resistant"
     r"|failure|exposure|levels?|concentrations?|absorption|clearance|metabolism|use disorder"
     r"|overdose|withdrawal|dependence|misuse|history|use|overuse|ingestion|excess|load"
@@ -48,7 +48,8 @@ NEGATED_ACTION = {"start": "avoid", "endorse": "avoid", "resume": "avoid", "orde
                   "avoid": "allow", "switch": "keep_dose", "counsel": "counsel"}
 # Words that may sit between a negation and the verb it governs ('do not start', 'no need to
 # repeat', 'I would not recommend').
-_AUXILIARY = frozenset({"do", "does", "did", "should", "would", "will", "to", "be", "need",
+_AUXILIARY = frozenset({"do", "going", "gonna", "planning", "intend", "does", "did", "should",
+                        "would", "will", "to", "be", "need",
                         "needs", "have", "has", "i", "we", "you", "he", "she", "it", "is", "are",
                         "was", "were", "can", "could", "must", "may", "might", "necessary",
                         "further", "any", "currently", "recommend", "suggest", "advise",
@@ -385,13 +386,19 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
     after a semicolon ('Atorvastatin 20 mg - safe; may be paused for 6 weeks')."""
     doses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")
              and q.role in ("", "limit")]
-    line_drugs = [m for c in same_line for m in c.mentions if m.group == "drug"]
+    line_drugs = [m for c in same_line for m in c.mentions if m.group == "drug"
+                  and not m.negated]  # 'No heparin. Restart 48 h after surgery': not heparin
+    if not line_drugs and same_line and clause.actions and _NO_OBJECT.match(
+            clause.text, clause.actions[0].start + len(clause.actions[0].text)):
+        line_drugs = [m for c in reversed(previous) for m in c.mentions if m.group == "drug"
+                      and not m.negated and c.section == clause.section][:1]
     if not line_drugs and _ALTERNATIVE_OPENING.match(clause.text):
         line_drugs = [m for c in previous[-1:] for m in c.mentions if m.group == "drug"]
     masses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")]
     if not masses and clause.actions and line_drugs and not any(
             m.group in ("drug", "test") for m in clause.mentions) and _SUBJECTLESS.fullmatch(
-            clause.text[:clause.actions[0].start]):
+            clause.text[:clause.actions[0].start]) and not _OWN_OBJECT.match(
+            clause.text, clause.actions[0].start + len(clause.actions[0].text)):
         action = clause.actions[0]
         if any(category == NEGATED and at < action.start for at, category in cues):
             action = dataclasses.replace(action, negated=True)
@@ -423,6 +430,13 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
     return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
 
 
+# A verb followed by a time or a dose, not by an object: 'Restart 48-72 h after surgery'.
+_NO_OBJECT = re.compile(r"[\s*]*(?:$|[(.;,\d-]|(?:x|for|until|before|after|on|in|at|now|"
+                        r"today|once|daily|tomorrow)\b)", re.IGNORECASE)
+# 'Plans second pregnancy within the year': the verb has an object of its own, no drug elided.
+_OWN_OBJECT = re.compile(r"\s+(?:a|an|the|his|her|their|second|another|new|more)\s+"
+                         r"(?!same\b|current\b|dose\b|medication\b|drug\b|tablets?\b|pills?\b)"
+                         r"[a-z]", re.IGNORECASE)
 # '24 mg daily - chosen because of his fentanyl use': a drug named in the reason, not the dose's.
 _REASON_BETWEEN = re.compile(r"\s-\s|\bbecause\b|\bgiven\b|\bdue to\b", re.IGNORECASE)
 
@@ -752,7 +766,9 @@ def _cues(span: Any) -> tuple[Cue, ...]:
         if span.start_char <= words.start_char < span.end_char:
             continue  # 'chest CT without contrast': a word of the concept's own name
         if words.text.lower() in _ANSWER_CUES and span.start_char < words.start_char and (
-                _LINE_GOES_ON.match(doc.text, words.end_char)):
+                _LINE_GOES_ON.match(doc.text, words.end_char)) and not (
+                words.text.lower().endswith("none")
+                and doc.text[words.end_char:].lstrip(" \t").startswith("(")):
             continue  # 'Unprovoked DVT: no surgery, ...' labels, it does not answer 'no'
         if _is_month_may(doc, words):
             continue  # '7 May 2026' is a date, not a hedge
@@ -868,6 +884,8 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         cues = statuses.get((span.start_char, span.end_char, span.label_), ())
         mentions.append(_mention(text, start, span, i, spans, verbs, cues, found, next_start,
                                  line, past_dated, past_asides))
+    mentions = _negated_complements(text, mentions)
+    mentions = _dash_verdict(text, mentions)
     mentions = _adopt_orphans(mentions, found)
     mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
@@ -886,6 +904,44 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                   tuple(mentions), found, tuple(q_status), actions, past_dated)
 
 
+def _negated_complements(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'No bridging with heparin or enoxaparin is needed': what the negated head is done with
+    is negated with it (the 'with' ends the negation's scope for everything else)."""
+    out: list[Mention] = []
+    for mention in mentions:
+        head = out[-1] if out else None
+        if head is None or mention.negated or not _COMPLEMENT_GAP.fullmatch(
+                text, head.end, mention.start):
+            out.append(mention)
+            continue
+        action = mention.action
+        if head.action is not None and head.action.negated and action is not None and (
+                action.start == head.action.start):
+            mention = dataclasses.replace(mention, action=head.action)  # one negated verb
+        elif head.negated and head.group == "test":  # not 'no EtOH with metronidazole'
+            if action is not None and not action.negated and action.start >= mention.end:
+                action = dataclasses.replace(action, negated=True)
+            mention = dataclasses.replace(mention, negated=True, action=action)
+        out.append(mention)
+    return out
+
+
+def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Planned fluoroquinolone prophylaxis in a patient with AAA - should be avoided': a
+    verdict after the clause's last dash judges the drugs and tests named before it."""
+    verdict = _DASH_VERDICT.search(text)
+    if verdict is None:
+        return mentions
+    action = Action("avoid", verdict.group(1).lower(), verdict.start(1))
+    return [dataclasses.replace(m, action=action, later=()) if m.end <= verdict.start()
+            and m.group in ("drug", "test") and not m.negated else m for m in mentions]
+
+
+_DASH_VERDICT = re.compile(r"\s[-:]\s*(should be avoided|must be avoided|is best avoided|"
+                           r"to be avoided|avoid|contraindicated|is contraindicated|"
+                           r"not recommended|not advised)\s*[.!]?\s*$", re.IGNORECASE)
+_COMPLEMENT_GAP = re.compile(r"\s+(?:with|using)\s+(?:\w+\s+)?|\s*(?:,|or|and|/|nor)\s*",
+                             re.IGNORECASE)
 _SWITCH_ARROW = re.compile(r"(?<![\d%)]) -> (?!\d)")  # not a trend '(130 -> 128)'
 
 
@@ -951,11 +1007,18 @@ _ARROW_TRIGGER = re.compile(r"<|>|\b(?:if|when|falls?|drops?|rises?|exceeds?|dev
                             re.IGNORECASE)
 
 
+# What a result branch leads to when it is a plan without a verb: '-> no more imaging'.
+_NEGATED_PLAN = re.compile(r"[-=>\s]*(?:no|not|none|nothing)\b", re.IGNORECASE)
 # 'Growth -> PET-CT/biopsy': an event that triggers what follows even without a verb.
 _ARROW_EVENT = re.compile(r"\b(?:if|when|growth|grows|enlarg\w*|stable|stability|unchanged|"
                           r"progress\w*|"
                           r"fails?|persists?|relapses?|recurs?|worsens?|improves?|resolves?|"
                           r"rises?|falls?|intoleran\w*)\b", re.IGNORECASE)
+
+
+# A label naming an event, before what it triggers: 'Growth on follow-up: PET/CT'.
+_EVENT_LABEL = re.compile(r"(?!.*\b(?:is|are|was|were|shows?|showed|has|had)\b)(?=[^:.;]{0,80}"
+                          + _ARROW_EVENT.pattern + r")[^:.;]{3,80}:\s", re.IGNORECASE)
 
 
 def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action, ...],
@@ -966,11 +1029,16 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
     indicated'), which applies a threshold to the patient."""
     arrow = text.find(" -> ")
     if arrow < 0:
-        return mentions
+        label = _EVENT_LABEL.match(text)
+        if label is None or section in REPORTING_SECTIONS or section == "assessment" or any(
+                a.start < label.end() for a in actions):
+            return mentions
+        arrow = label.end() - 1  # 'Growth or new solid component: PET/CT or biopsy'
     opening = next((m for m in mentions if m.start < arrow), None)
     if section not in REPORTING_SECTIONS and section != "assessment" and (
             opening is not None and opening.group == "test") and _RESULT_BRANCH.match(
-            text[:arrow]):  # '- Washout consistent with adenoma -> no more imaging': a branch
+            text[:arrow]) and (any(a.start > arrow for a in actions) or _NEGATED_PLAN.match(
+                text, arrow + 1)):  # '- Washout consistent with adenoma -> no more imaging'
         mentions = [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                     if m.start < arrow else m for m in mentions]
     planned = any(a.start > arrow for a in actions)
@@ -1004,20 +1072,36 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
         drugs = [s for s in earlier if _span_group(s) == "drug"]
         if drugs and _span_group(earlier[-1]) != "finding":  # not 'recurrence ... postpone it'
             ids = ",".join(sorted(_span_concepts(drugs[-1])))
-            added.append(Span(doc, verb.end, verb.end + 1, label=f"REF|{ids}"))
+            added.append(Span(doc, verb.end, verb.end + 1, label=f"REF|drug|{ids}"))
+    for match in _ANOTHER_ONE.finditer(doc.text):  # 'he'll need the second one in 2028'
+        which = 1 if match.group(1) else 2
+        one = doc.char_span(match.start(which), match.end(which))
+        if one is None:
+            continue
+        line = line_of(one.start_char)
+        tests = [s for s in concepts if s.end <= one.start and _span_group(s) == "test"
+                 and line_of(s.start_char) is line]
+        if tests:
+            ids = ",".join(sorted(_span_concepts(tests[-1])))
+            added.append(Span(doc, one.start, one.end, label=f"REF|test|{ids}"))
     return sorted(concepts + added, key=lambda s: s.start)
+
+
+# A repeat of the test just named: 'a CT now and the second one at 18-24 months'.
+_ANOTHER_ONE = re.compile(r"\b(?:the|a)\s+(?:second|next|third|repeat|follow-up)\s+(one)\b|"
+                          r"\banother\s+(one)\b", re.IGNORECASE)
 
 
 def _span_concepts(span: Any) -> frozenset[str]:
     """The concepts a span names: its words in the lexicon, or the referent of a pronoun."""
     if span.label_.startswith("REF|"):
-        return frozenset(span.label_[4:].split(","))
+        return frozenset(span.label_.split("|")[2].split(","))
     return lexicon.concepts_of(span.text)
 
 
 def _span_group(span: Any) -> str:
     if span.label_.startswith("REF|"):
-        return "drug"
+        return span.label_.split("|")[1]
     return _group(span.text)
 
 
@@ -1123,7 +1207,8 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         status = status | {CONDITIONAL}  # 'if Hb has not normalized, then proceed to EGD',
         # '...; below 30, stop metformin'
     if action is not None and _PAST_FORM.search(action.text) and not (
-            action.text.startswith(("i ", "we "))) and (past_dated or any(
+            action.text.startswith(("i ", "we ")) or _FIRST_PERSON_BEFORE.search(
+                text, 0, action.start)) and (past_dated or any(
             a <= action.start < b for a, b in past_asides) or _PAST_NARRATIVE.match(text)):
         # 'ASA 81 (held since 2/25)', 'sertraline 50 mg started 12/20/25',
         # 'He was discharged on pantoprazole with aspirin held'
@@ -1132,6 +1217,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if action is not None and action.text.endswith("ing") and action.start <= begin and (
             _GERUND_OPENS.search(text, 0, action.start)) and _EFFECT_AFTER.match(text, end):
         status = status | {COUNTERFACTUAL}  # 'Stopping denosumab causes a rebound'
+    if _span_group(span) == "drug" and _EFFECT_SUBJECT.search(text, 0, begin) and (
+            _EFFECT_NEXT.match(text, end)):
+        status = status | {COUNTERFACTUAL}  # '..., as thiazides reduce calcium excretion'
     if action is not None and action.start >= end and _PAST_FORM.search(action.text) and (
             _TEMPORAL_BEFORE.search(text, 0, begin)):
         status = status | {HISTORICAL}  # 'sodium was normal the day sertraline started'
@@ -1157,10 +1245,18 @@ _GERUND_OPENS = re.compile(r"(?:^|[,;:(]\s*|\b(?:and|but|because|since|as|while|
                            r"(?:\w+ly\s+)?$", re.IGNORECASE)
 _EFFECTS = ("cause", "carry", "lead", "raise", "increase", "reduce", "lower", "risk", "make",
             "put", "expose", "trigger", "precipitate", "provoke", "result", "worsen", "unmask",
-            "double", "outweigh")
+            "double", "outweigh", "push", "aggravate", "decrease", "impair", "block")
 _EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'would make' (not 'to lower', 'raised')
     rf"[^,;:.()]{{0,60}}?\b(?:(?:would|could|can|may|might|will|does|did)\s+(?:not\s+)?"
     rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es)|carries)\b",
+    re.IGNORECASE)
+# A drug as the subject of what it does, after a reason word or a comma: '..., as thiazide
+# diuretics reduce urinary calcium', '...; a thiazide will push her calcium up'.
+_EFFECT_SUBJECT = re.compile(r"(?:[,;(]|\b(?:as|because|since|given that))\s*"
+                             r"(?:a|an|the|any|all)?\s*$", re.IGNORECASE)
+_EFFECT_NEXT = re.compile(
+    rf"\s*(?:\w+\s+)?(?:(?:would|could|can|may|might|will|does|do)\s+(?:also\s+)?"
+    rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es)?)\b(?!\s*[\d(-])",
     re.IGNORECASE)
 # 'the day sertraline started', 'since the statin was stopped': a time clause in the past.
 _TEMPORAL_BEFORE = re.compile(r"\b(?:the day|the week|when|since|after|before|until|by the time)"
@@ -1171,7 +1267,15 @@ _NARRATIVE_OPENING = re.compile(r"\s*(?:was\s+|were\s+)?(?:discharged|admitted|r
 # A finding named as the class a treatment is for ('reserved for unprovoked VTE').
 _CLASS_OF_PATIENTS = re.compile(
     r"\b(?:reserved|indicated|recommended|used|suitable|appropriate|only)\s+(?:for|in)\s+"
-    r"(?:\w+\s+){0,3}$|\b(?:for|in) (?:patients|people|those|cases) with\s+(?:\w+\s+){0,2}$",
+    r"(?:\w+\s+){0,3}$|\b(?:for|in) (?:patients|people|those|cases) with\s+(?:\w+\s+){0,2}$"
+    # 'well above the 0.01 level seen in FHH', 'values below 0.01 suggest FHH': a rule, not
+    # this patient
+    r"|\b(?:levels?|range|ratios?|values?|cut-?off|threshold)\s+(?:usually\s+|typically\s+)?"
+    r"(?:seen|found|typical|expected|usual)\s+(?:in|of|for|with)\s+(?:\w+\s+){0,2}$"
+    r"|^\s*(?:values?|levels?|ratios?|results?|scores?|readings?|titers?|titres?|counts?|"
+    r"concentrations?)\s+(?:of\s+)?(?:below|above|"
+    r"under|over|less than|greater than|<=?|>=?)\s*[\d.]+\s*(?:[a-z/%]+\s+)?(?:suggest|"
+    r"indicate|point to|favou?r|support|are seen in|occur in)s?\s+(?:\w+\s+){0,2}$",
     re.IGNORECASE)
 _EVER_AFTER = re.compile(r"\s*(?:\w+\s+)?ever\b", re.IGNORECASE)
 
@@ -1220,7 +1324,8 @@ def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
     if past and all(c.text.lower() in _BARE_PAST for c in past) and (
             finding and all(c.text.lower() == "had" for c in past) or _NOW.search(text)):
         status.discard(HISTORICAL)
-    deciding = any(a is not None and _present(a) for a in (action, *later))
+    deciding = any(a is not None and _present(a) for a in (action, *later)) and not (
+        action is not None and _OTHER_PARTY.search(text, 0, action.start))
     if past and all(c.text.lower() == "baseline" for c in past) and (
             deciding or line.section == "plan"):
         status.discard(HISTORICAL)  # 'baseline thyroid ultrasound (ordered)': a new test
@@ -1235,6 +1340,15 @@ def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
     return frozenset(status)
 
 
+# 'so I ordered a chest CT for February': the writer's own act, however the clause is dated.
+_FIRST_PERSON_BEFORE = re.compile(r"\b(?:I|we)\s+(?:have\s+)?(?:\w+ly\s+)?$")
+# 'Urology plans ciprofloxacin before cystoscopy' (in the history): another team's decision.
+_OTHER_PARTY = re.compile(
+    r"\b(?:urology|cardiology|nephrology|oncology|gastroenterology|hepatology|dermatology|"
+    r"neurology|psychiatry|pulmonology|rheumatology|endocrinology|surgery|the ED|the ER|ED|ER|"
+    r"the hospital(?:ist)?|(?:his|her|the) (?:urologist|cardiologist|nephrologist|oncologist|"
+    r"surgeon|gastroenterologist|hepatologist|neurologist|psychiatrist|dermatologist|team))\s+"
+    r"(?:\w+\s+)?$", re.IGNORECASE)
 _BARE_PAST = frozenset({"was", "were", "had", "had been"})
 _NOW = re.compile(r"\b(?:today|this morning|this afternoon|currently|at present|at this visit|"
                   r"right now)\b", re.IGNORECASE)
@@ -1270,7 +1384,9 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
         if _in_comma_aside(span.doc, spans[last].end, s):
             continue  # 'Aspirin, held since admission, should be resumed now'
         gap = _outside_parentheses(span.doc[spans[last].end:s.start])
-        if (side != "before" or _colon_between(gap) and not _other_object(s, span, spans)) and (
+        if (side != "before" or _colon_between(gap) and not _other_object(s, span, spans)
+                or _VERB_ENDS.match(span.doc.text, s.end_char) and any(  # 'Metformin -> stop.'
+                    _in_arrow(t) for t in gap)) and (
                 _only_dose_words(gap) or _INTERJECTION.match("".join(t.text_with_ws for t in gap))
                 or side != "before" and 0 < len(gap) <= 3
                 and all(t.lower_ in _COPULA_GAP for t in gap)
@@ -1357,7 +1473,7 @@ _DOSE_WORD = re.compile(
     r"morning|evening|er|xr|sr|dr|la|ir|film|films|spray|nasal|sublingual|subcutaneous|"
     r"subcutaneously|intravenous|intravenously|with|food|tablet|dose|doses|hs|prn|the|new|"
     r"[:\-–—,()\[\]]|is|are|was|be|been|being|to|for|now|today|:|and|of|in|may|can|could|"
-    r"should|will|would|might|must|also|then|once|twice|not|reason|all|both|are|were|drugs?|"
+    r"should|will|would|might|must|also|then|once|twice|not|do|reason|all|both|are|were|drugs?|"
     r"medications?|meds?|agents?|therapy|treatment|regimen|course|prescription|injections?|"
     r"infusions?|shots?|yearly|annually|annual|quarterly|prophylaxis|prophylactic|ppx)$",
     re.IGNORECASE)
@@ -1558,6 +1674,10 @@ def _colon_between(gap: Any) -> bool:
     return any(t.text in (":", "-", "–", "—", "=") and not _in_arrow(t) for t in gap)
 
 
+# A verb with nothing after it but an aside or the end: 'Metformin ER -> stop (Child-Pugh C)'.
+_VERB_ENDS = re.compile(r"[\s*]*(?:$|[(.;,-]|(?:x|for|until|before|after|on|in|at|now|today|"
+                        r"to|by|from|over|then|and|once|daily|tonight|tomorrow)\b)",
+                        re.IGNORECASE)  # '-> hold x 4 days before surgery', '-> stop now'
 # 'Stop PO iron - no further oral iron': a new negated statement after a dash.
 _NEW_NEGATION = re.compile(r"\s[-:;]\s*(?:no|not|never|none|nor)\b", re.IGNORECASE)
 

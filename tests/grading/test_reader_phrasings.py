@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from physbench_gym.grading.quantities import quantities
+from physbench_gym.grading.quantities import dates_past, quantities
 
 APIXABAN_5_BID = {"note_decision": {"concept": ["apixaban"], "action": ["start"],
                                     "dose": {"value": 5, "unit": "mg"},
@@ -141,6 +141,24 @@ NO_LDCT_INSTEAD = {"note_never": {"concept": ["ldct"], "instead_of": ["chest_ct_
 CONTINUE_TO_3_MONTHS = {"note_decision": {"concept": ["apixaban"], "action": ["continue", "stop"],
                                           "timing": {"min": 35, "max": 49, "unit": "d"}}}
 NO_SILDENAFIL = {"note_never": {"concept": ["sildenafil"]}}
+SECOND_CT_18_24_MO = {"note_decision": {"concept": ["chest_ct_followup", "ct_imaging"],
+                                        "action": ["order"], "opposite": [],
+                                        "timing": {"min": 18, "max": 24, "unit": "mo"},
+                                        "committed_if": ["stability"]}}
+NO_PET_NOW = {"note_never": {"concept": ["pet_ct"], "allow_contingency": True,
+                             "action": ["start", "order", "endorse", "allow", "implicit"]}}
+START_SGLT2I = {"note_decision": {"concept": ["sglt2_inhibitor"], "action": ["start"]}}
+STOP_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["stop"]}}
+STATIN_NOT_STOPPED = {"note_never": {"concept": ["statin"], "action": ["stop", "avoid"]}}
+NO_ENOXAPARIN = {"note_never": {"concept": ["enoxaparin"], "action": [
+    "start", "resume", "continue", "endorse", "allow", "implicit", "order"]}}
+NO_TADALAFIL = {"note_never": {"concept": ["tadalafil"]}}
+STOP_ALENDRONATE = {"note_decision": {"concept": ["alendronate"], "action": ["stop"]}}
+Z_SCORE_MINUS_2_8 = {"note_value": {"concept": ["t_score"], "value": -2.8, "tolerance": 0.05}}
+RESUME_APIXABAN_2_3_DAYS = {"note_decision": {"concept": ["apixaban"], "action": ["resume"],
+                                              "timing": {"min": 2, "max": 3, "unit": "d"}}}
+HOLD_APIXABAN_4_DAYS = {"note_decision": {"concept": ["apixaban"], "action": ["stop"],
+                                          "timing": {"value": 4, "unit": "d"}}}
 FCM_750 = {"note_decision": {"concept": ["ferric_carboxymaltose"], "action": ["start"],
                              "dose": {"value": 750, "unit": "mg"}}}
 IRON_DEFICIT_1628 = {"note_value": {"concept": ["iron_deficit"], "value": 1628, "tolerance": 75,
@@ -572,6 +590,97 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
                      "and a repeat EGD for about 5/7, 8-12 weeks after the first scope.", True),
     (EGD_IN_8_12_WK, "I've ordered a breath test for 4/28 (at least 4 weeks after he finishes) "
                      "and a repeat EGD 6 months after the first scope.", False),
+    # a condition ruled out in other words, or named as the class a threshold belongs to
+    (WARM_NOT_COLD, "Warm AIHA; cold agglutinin disease effectively excluded.", True),
+    (WARM_NOT_COLD, "Warm AIHA; cold agglutinin disease.", False),
+    (WARM_NOT_COLD, "Warm AIHA; the C3 titer is well below the level seen in cold agglutinin "
+                    "disease.", True),
+    (WARM_NOT_COLD, "Warm AIHA. Titers above 64 suggest cold agglutinin disease; this one is 8.",
+     True),
+    (WARM_NOT_COLD, "Warm AIHA. The titer of 512 suggests cold agglutinin disease.", False),
+    # what a drug does, told as the reason, is no plan of it
+    (NO_THIAZIDE, "Plan: do not start hydrochlorothiazide, as thiazide diuretics reduce urinary "
+                  "calcium excretion.", True),
+    (NO_THIAZIDE, "Plan: start hydrochlorothiazide 12.5 mg daily, as it lowers urine calcium.",
+     False),
+    # a verb with an object of its own takes no drug from the sentence before
+    (STOP_ALENDRONATE, "S: Alendronate 70 mg weekly started 5/18. Plans second pregnancy within "
+                       "the year.\nP: Discontinue alendronate.", True),
+    (STOP_ALENDRONATE, "S: Alendronate 70 mg weekly started 5/18. Plans second pregnancy within "
+                       "the year.\nP: Continue alendronate.", False),
+    # a sign said in words
+    (Z_SCORE_MINUS_2_8, "T-score minus 2.8 at the femoral neck.", True),
+    (Z_SCORE_MINUS_2_8, "T-score 2.8 at the femoral neck.", False),
+    # 'not going to prescribe'
+    (NO_TADALAFIL, "Tadalafil - I'm not going to prescribe it.", True),
+    (NO_TADALAFIL, "Tadalafil - I'm going to prescribe it.", False),
+    # what a negated procedure would use is negated with it; 'none (...)' answers
+    (NO_ENOXAPARIN, "Plan: no bridging with heparin or enoxaparin is needed.", True),
+    (NO_ENOXAPARIN, "Plan: bridging with heparin or enoxaparin is needed.", False),
+    (NO_ENOXAPARIN, "Plan: no alcohol with metronidazole; no bridging; start enoxaparin 40 mg "
+                    "daily.", False),
+    # days after surgery in shorthand, 'x4 days'
+    (RESUME_APIXABAN_2_3_DAYS, "Plan: resume apixaban on POD 2-3.", True),
+    (RESUME_APIXABAN_2_3_DAYS, "Plan: resume apixaban on postoperative day 2.", True),
+    (RESUME_APIXABAN_2_3_DAYS, "Plan: resume apixaban on POD 7.", False),
+    (HOLD_APIXABAN_4_DAYS, "Plan: hold apixaban x4 days pre-op.", True),
+    (HOLD_APIXABAN_4_DAYS, "Plan: hold apixaban x2 days pre-op.", False),
+    # a verb with no object after an arrow decides for the drug before it
+    (STOP_METFORMIN, "Plan:\n- Metformin ER -> **stop** (eGFR 24).", True),
+    (STOP_METFORMIN, "Plan:\n- Metformin ER -> continue (eGFR 48).", False),
+    (NO_THIAZIDE, "Plan:\n5. Hydrochlorothiazide -> **do not start** (raises calcium).", True),
+    (NO_THIAZIDE, "Plan:\n5. Hydrochlorothiazide -> **start** 12.5 mg daily.", False),
+    # '- no' answers its label; '- use' is no 'use' of the drug
+    (NO_THIAZIDE, "Plan:\n**Hydrochlorothiazide - no.** It raises calcium.", True),
+    (NO_THIAZIDE, "Plan:\n**Hydrochlorothiazide - yes.** 12.5 mg daily.", False),
+    (NO_THIAZIDE, "Plan: No HCTZ - use amlodipine 5 mg daily.", True),
+    (NO_THIAZIDE, "Plan: HCTZ - use 12.5 mg daily.", False),
+    # 'excluding X:' tests for X
+    (WARM_NOT_COLD, "Warm AIHA. Excluding cold agglutinin disease: the C3 titer is 8.", True),
+    (WARM_NOT_COLD, "Warm AIHA. Cold agglutinin disease: the C3 titer is 512.", False),
+    # offers in other words
+    (NO_SILDENAFIL, "Plan: sildenafil 50 mg as needed is not safe with nitrates.", True),
+    (NO_SILDENAFIL, "Plan: sildenafil 50 mg as needed is fine.", False),
+    (NO_SILDENAFIL, "Plan: sildenafil 25 mg is a shorter-acting alternative.", False),
+    (NO_SILDENAFIL, "Plan: sildenafil 25 mg is a poor alternative.", True),
+    # 'once <event>' after the offer is its trigger
+    (NO_BUPROPION_BUT_LATER, "Bupropion can be reconsidered once sertraline has been stopped.",
+     True),
+    (NO_BUPROPION_BUT_LATER, "Bupropion can be reconsidered once the rash has settled.", False),
+    # another team's plan told in the history is not this note's
+    (NO_FLUOROQUINOLONE, "S: Urology plans ciprofloxacin 500 mg once before cystoscopy.\nP: No "
+                         "fluoroquinolone; use cephalexin instead.", True),
+    (NO_FLUOROQUINOLONE, "S: 71M for cystoscopy.\nP: Ciprofloxacin 500 mg once before "
+                         "cystoscopy.", False),
+    # a verdict after the clause's last dash judges what it names
+    (NO_FLUOROQUINOLONE, "Planned fluoroquinolone prophylaxis in a patient with AAA - should be "
+                         "avoided.", True),
+    (NO_FLUOROQUINOLONE, "Planned fluoroquinolone prophylaxis in a patient with AAA - fine.",
+     False),
+    # 'on atorva 20' is the dose being replaced
+    (ATORVASTATIN_80, "LDL 94 on atorva 20 -> increase atorva 80 mg daily (Rx sent, d/c 20).",
+     True),
+    (ATORVASTATIN_80, "LDL 94 on atorva 80 -> decrease atorva 20 mg daily.", False),
+    # a result labeled current is today's, not a dose replaced
+    (CREATININE_1_21, "Current creatinine 1.21 mg/dL.", True),
+    (CREATININE_1_21, "Current creatinine 1.74 mg/dL.", False),
+    # an aside with a value stays in a sentence that ends in a colon
+    (CREATININE_1_21, "Her most recent creatinine (1.21 mg/dL): no change.", True),
+    (CREATININE_1_21, "Her most recent creatinine (1.74 mg/dL): no change.", False),
+    # a restart with no drug named is the drug held, not the one turned down; 'post-op'
+    (RESUME_APIXABAN_2_3_DAYS, "Plan: hold apixaban 2 days before surgery. No aspirin. Restart "
+                               "48-72 h post-op.", True),
+    (RESUME_APIXABAN_2_3_DAYS, "Plan: hold apixaban 2 days before surgery. No aspirin. Restart "
+                               "7 days post-op.", False),
+    (RESUME_APIXABAN_2_3_DAYS, "Plan: he can restart apixaban 48-72 hours after surgery.", True),
+    # what is outdated or no longer current is history; 'is not the cause' denies
+    (WARM_NOT_COLD, "Warm AIHA. The cold agglutinin disease in older notes is outdated.", True),
+    (WARM_NOT_COLD, "Warm AIHA, so cold agglutinin disease is not the cause.", True),
+    (WARM_NOT_COLD, "Warm AIHA. The cold agglutinin disease in older notes is confirmed.", False),
+    # what would hold but for the rest
+    (STOP_METFORMIN, "The eGFR alone would allow metformin, but with decompensated cirrhosis "
+                     "the risk of lactic acidosis outweighs it: stop metformin.", True),
+    (STOP_METFORMIN, "The eGFR allows metformin: continue metformin.", False),
     # units said in words; a result 'which is about'; two values that both fit
     (HB_9_2, "Hemoglobin on April tenth is nine point two grams per deciliter.", True),
     (HB_9_2, "Hemoglobin on April tenth is ten point two grams per deciliter.", False),
@@ -745,6 +854,46 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     # two axes give the size unless the clause gives another measure
     (NODULE_7_MM, "Solid RUL nodule, 8 x 6 mm, average diameter 7 mm.", True),
     (NODULE_7_MM, "Solid RUL nodule, 8 x 6 mm.", False),
+    # a table row's time shares the row's condition ('CT if stable | 18-24 months')
+    (SECOND_CT_18_24_MO, "| Step | Detail | When |\n|---|---|---|\n| Second CT | CT chest if "
+                         "nodule stable | 18-24 months |", True),
+    (SECOND_CT_18_24_MO, "| Step | Detail | When |\n|---|---|---|\n| Second CT | CT chest if "
+                         "nodule stable | 6 months |", False),
+    # a label naming an event before what it triggers
+    (NO_PET_NOW, "Plan:\n1. Growth or a new solid component on follow-up: PET/CT or biopsy.",
+     True),
+    (NO_PET_NOW, "Plan:\n1. Solid nodule, 9 mm: PET/CT now.", False),
+    # the writer's own act in a clause that cites old years
+    (CT_IN_6_12_MO, "Given the 2017 Fleischner guidance and his 2017 quit date, I ordered a "
+                    "chest CT in 6-12 months.", True),
+    (CT_IN_6_12_MO, "Given his 2017 quit date, a chest CT was ordered in 6-12 months.", False),
+    # 'the second one', 'another one': a repeat of the test just named
+    (SECOND_CT_18_24_MO, "I've ordered a chest CT for 12 months out, and he'll need the second "
+                         "one at 18-24 months.", True),
+    (SECOND_CT_18_24_MO, "I've ordered a chest CT for 12 months out, and he'll need another one "
+                         "at 3 months.", False),
+    # 'to be followed by'
+    (SECOND_CT_18_24_MO, "Chest CT in 9 months, to be followed by a chest CT at 18-24 months.",
+     True),
+    (SECOND_CT_18_24_MO, "Chest CT in 9 months, to be followed by a chest CT at 12 months.",
+     False),
+    # a value that opens a new phrase of a list closes its label
+    (NODULE_7_MM, "#1 Solid pulmonary nodule, RUL, 7 mm average diameter", True),
+    (NODULE_7_MM, "#1 Solid pulmonary nodule, RUL, 9 mm average diameter", False),
+    # 'no contraindication to X' negates the contraindication, not X (nor does an earlier 'no')
+    (START_SGLT2I, "No HF, no ASCVD, no contraindication to SGLT2i.\nPlan: start an SGLT2i "
+                   "(dapagliflozin 10 mg daily).", True),
+    (START_SGLT2I, "No HF, no ASCVD.\nPlan: no SGLT2i.", False),
+    # a verb cell under a 'Recommendation' header is the row's plan
+    (STATIN_NOT_STOPPED, "| Item | Recommendation |\n|---|---|\n| Atorvastatin 20 mg | Continue "
+                         "|", True),
+    (STATIN_NOT_STOPPED, "| Item | Recommendation |\n|---|---|\n| Atorvastatin 20 mg | Stop |",
+     False),
+    # units said in words
+    (TSH_8_9, "TSH 8.9 milli-international units per liter.", True),
+    (TSH_8_9, "TSH 3.1 milli-international units per liter.", False),
+    (VITAMIN_D_2000, "Plan: continue vitamin D3 2000 international units daily.", True),
+    (VITAMIN_D_2000, "Plan: continue vitamin D3 20000 international units daily.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
@@ -765,6 +914,18 @@ def test_sizes_attenuations_and_doses_are_read_with_their_unit(text, value, unit
                                   "#2 Overdose risk"])
 def test_numbers_that_name_are_no_values(text):
     assert not [q for q in quantities(text) if q.value in (2.0, 3.0)]
+
+
+def test_a_second_scan_is_no_time_and_one_is_no_current_dose():
+    assert not [q for q in quantities("a second CT at 18-24 months") if q.unit == "s"]
+    found = quantities("he'll need the second one between 18 and 24 months")
+    assert [(q.value, q.role) for q in found] == [(18.0, "")]
+
+
+def test_the_date_a_time_is_counted_from_does_not_date_the_plan():
+    today = date(2026, 6, 3)
+    assert not dates_past("then CT chest at 18-24 months from 13 May 2026", today)
+    assert dates_past("CT chest on 13 May 2026 showed a 7 mm nodule", today)
 
 
 def test_a_threshold_named_after_its_value_is_a_reference():

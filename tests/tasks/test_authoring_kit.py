@@ -17,7 +17,7 @@ from physbench_gym.tasks.check import GATES, open_findings
 from physbench_gym.tasks.corpus import NoteCorpus
 from physbench_gym.tasks.registry import load_spec_file
 
-TASK = "aortic_aneurysm_cad"  # a catalog topic the suite does not cover yet
+TASK = "cardiac_valve_mass"  # a catalog topic the suite does not cover yet
 
 
 def _physbench(*args: str, specs: Path | None = None) -> subprocess.CompletedProcess:
@@ -38,7 +38,7 @@ def scaffold(tmp_path_factory) -> Path:
 def test_scaffold_files_load_and_take_the_catalog_row(scaffold):
     spec = load_spec_file(scaffold / "task_specs" / "cardiology" / f"{TASK}.yaml")
     assert (spec.specialty_group, spec.task_type, spec.subtype, spec.tier) == (
-        "Cardiology", "Workup & Risk Stratification", "Incidental Finding Followup", "easy")
+        "Cardiology", "Diagnosis & Interpretation", "Imaging Interpretation", "medium")
     assert spec.practitioner_id == "prac-cardiology"
     corpus = (scaffold / "task_specs" / "cardiology" / "notes" / f"{TASK}.yaml").read_text()
     assert NoteCorpus.model_validate(yaml.safe_load(corpus)).task == TASK
