@@ -172,6 +172,10 @@ ALLOWANCES = [
      "A pituitary MRI is a reasonable option if she prefers."),
     ("oligomenorrhea_pcos", "pelvic ultrasound",
      "A pelvic ultrasound may be ordered as needed."),
+    ("adrenal_incidentaloma", "adrenal biopsy",
+     "A CT-guided adrenal biopsy is a reasonable option if she prefers a tissue answer."),
+    ("adrenal_incidentaloma", "adrenal biopsy",
+     "Adrenal biopsy may be arranged as needed."),
     ("aortic_aneurysm_cad", "fluoroquinolone with an aneurysm",
      "Ciprofloxacin prophylaxis is acceptable if urology prefers it."),
     ("aortic_aneurysm_cad", "fluoroquinolone with an aneurysm",
@@ -231,6 +235,7 @@ TURN_DOWNS = {
     "incidental_pulmonary_findings": "No PET/CT for this nodule.",
     "thyroid_function_workup": "No thyroid ultrasound or liothyronine is needed.",
     "afib_tachy_brady_elderly": "No digoxin, diltiazem or verapamil before the pacemaker.",
+    "adrenal_incidentaloma": "No adrenal biopsy.",
     "aortic_aneurysm_cad": "No fluoroquinolone prophylaxis, and no aneurysm repair at this "
                           "size.",
     "erectile_dysfunction_workup": "No PDE5 inhibitor while he has nitroglycerin, and no "

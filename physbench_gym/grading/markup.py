@@ -61,6 +61,8 @@ _HTML_BREAK = re.compile(r"<\s*br\s*/?\s*>|</?\s*(?:p|div|li|tr)\s*>", re.IGNORE
 _HTML_TAG = re.compile(r"</?\s*[a-zA-Z][^>]*>")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|->|=>|[•▪◦➤►]|\(?\d{1,2}[.)]|\(?[a-z][.)]|\[[ xX]\])\s+")
+# '**2. Kidney function.** Creatinine ...': the number of a bold heading is no value
+_BOLD_NUMBER = re.compile(r"^(\s*)(\*\*|__)\d{1,2}[.)]\s+", re.MULTILINE)
 _RULE = re.compile(r"^\s*(?:[-*_=]\s*){3,}$")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _LABEL = re.compile(r"^\s*((?:\d+[-/]?(?=[A-Za-z]))?[A-Za-z][A-Za-z0-9/&()' -]{0,40}?)\s*:\s*(.*)$")
@@ -251,6 +253,7 @@ def normalize_characters(text: str) -> str:
     text = re.sub(r"\)(?=[:;])", ") ", text)
     text = _GLUED_EQUALS.sub(" = ", text)
     text = _DASH_NO.sub(" - none", text)
+    text = _BOLD_NUMBER.sub(r"\1\2", text)
     text = _BRITISH_WORD.sub(_american, _APPROX_DOT.sub(r"\1", text))
     text = _CONTRACTION.sub(_uncontracted, text)
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)

@@ -1227,6 +1227,16 @@ class NoteNeverArgs(NoteArgs):
 
 _POSITIVE_PLAN = frozenset({"start", "order", "endorse", "resume", "continue"})
 _IMPLICIT_START = NoteDecisionArgs(concept=["_"], action=["start"])
+
+
+def _own_part(text: str, start: int) -> str:
+    """The text after a concept up to a condition it is under: in 'Adrenal biopsy if the
+    washout is indeterminate' the 'is' belongs to the condition, not to the biopsy."""
+    condition = _CONDITION_WORD.search(text, start)
+    return text[start:condition.start() if condition else len(text)]
+
+
+_CONDITION_WORD = re.compile(r"\b(?:if|unless|when|once|until|should the)\b", re.IGNORECASE)
 # 'Skin-prick tests ... do not identify a cause': a sentence about the test, not a plan line.
 _PREDICATE = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|"
                         r"cannot|should|may|might|must|not|rarely|seldom|\w+n['’]t)\b",
@@ -1258,7 +1268,7 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
                 mention.group == "test" or _DOSED.search(
                     clause.text[mention.end:_segment_end(clause, mention)])) and (
                 _decision(clause, mention, _IMPLICIT_START) == "start") and not (
-                _PREDICATE.search(clause.text, mention.end)):
+                _PREDICATE.search(_own_part(clause.text, mention.end))):
             decision = "implicit"
         if decision is None and mention.has(POSSIBLE, ALTERNATIVE) and not mention.negated:
             decision = "endorse"

@@ -1217,8 +1217,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if action is not None and action.text.endswith("ing") and action.start <= begin and (
             _GERUND_OPENS.search(text, 0, action.start)) and _EFFECT_AFTER.match(text, end):
         status = status | {COUNTERFACTUAL}  # 'Stopping denosumab causes a rebound'
-    if _span_group(span) == "drug" and _EFFECT_SUBJECT.search(text, 0, begin) and (
-            _EFFECT_NEXT.match(text, end)):
+    effect = _span_group(span) == "drug" and _EFFECT_NEXT.match(text, end)
+    if effect and (_EFFECT_SUBJECT.search(text, 0, begin) or not text[:begin].strip(" *") and (
+            not _BARE_EFFECT.fullmatch(effect.group(0)))):  # not 'Levothyroxine increase ...'
         status = status | {COUNTERFACTUAL}  # '..., as thiazides reduce calcium excretion'
     if action is not None and action.start >= end and _PAST_FORM.search(action.text) and (
             _TEMPORAL_BEFORE.search(text, 0, begin)):
@@ -1254,10 +1255,12 @@ _EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'would make' (not 'to lo
 # diuretics reduce urinary calcium', '...; a thiazide will push her calcium up'.
 _EFFECT_SUBJECT = re.compile(r"(?:[,;(]|\b(?:as|because|since|given that))\s*"
                              r"(?:a|an|the|any|all)?\s*$", re.IGNORECASE)
-_EFFECT_NEXT = re.compile(
-    rf"\s*(?:\w+\s+)?(?:(?:would|could|can|may|might|will|does|do)\s+(?:also\s+)?"
+_EFFECT_NEXT = re.compile(  # 'Sulfonylureas in advanced cirrhosis cause prolonged hypoglycemia'
+    rf"\s*(?:(?:in|with|during|among|for)\s+(?:[\w-]+\s+){{1,3}}|\w+\s+)?"
+    rf"(?:(?:would|could|can|may|might|will|does|do)\s+(?:also\s+)?"
     rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es)?)\b(?!\s*[\d(-])",
     re.IGNORECASE)
+_BARE_EFFECT = re.compile(rf"\s*(?:{'|'.join(_EFFECTS)})", re.IGNORECASE)
 # 'the day sertraline started', 'since the statin was stopped': a time clause in the past.
 _TEMPORAL_BEFORE = re.compile(r"\b(?:the day|the week|when|since|after|before|until|by the time)"
                               r"\s+(?:\w+\s+){0,3}$", re.IGNORECASE)

@@ -148,6 +148,10 @@ SECOND_CT_18_24_MO = {"note_decision": {"concept": ["chest_ct_followup", "ct_ima
 NO_PET_NOW = {"note_never": {"concept": ["pet_ct"], "allow_contingency": True,
                              "action": ["start", "order", "endorse", "allow", "implicit"]}}
 START_SGLT2I = {"note_decision": {"concept": ["sglt2_inhibitor"], "action": ["start"]}}
+NO_EGD_PLANNED = {"note_never": {"concept": ["egd"], "action": [
+    "start", "order", "endorse", "allow", "implicit", "refer"]}}
+NO_SULFONYLUREA_STRICT = {"note_never": {"concept": ["sulfonylurea"], "action": [
+    "start", "order", "endorse", "allow", "implicit"]}}
 STOP_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["stop"]}}
 STATIN_NOT_STOPPED = {"note_never": {"concept": ["statin"], "action": ["stop", "avoid"]}}
 NO_ENOXAPARIN = {"note_never": {"concept": ["enoxaparin"], "action": [
@@ -681,6 +685,19 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (STOP_METFORMIN, "The eGFR alone would allow metformin, but with decompensated cirrhosis "
                      "the risk of lactic acidosis outweighs it: stop metformin.", True),
     (STOP_METFORMIN, "The eGFR allows metformin: continue metformin.", False),
+    # a bold heading's number is no value
+    (CREATININE_1_21, "**2. Kidney function.** Creatinine 1.21 mg/dL.", True),
+    (CREATININE_1_21, "**2. Kidney function.** Creatinine 1.74 mg/dL.", False),
+    # a verbless plan line whose only verb is in its condition plans the test
+    (NO_EGD_PLANNED, "Plan:\n- EGD if the hemoglobin is below 8.", False),
+    (NO_EGD_PLANNED, "Plan:\n- If the hemoglobin falls below 8, the next step would be an EGD.",
+     False),
+    (NO_EGD_PLANNED, "Plan:\n- No EGD; repeat CBC in 2 weeks.", True),
+    # what a class of drugs does, told at the start of a sentence
+    (NO_SULFONYLUREA_STRICT, "Sulfonylureas in advanced cirrhosis cause prolonged hypoglycemia.",
+     True),
+    (NO_SULFONYLUREA_STRICT, "Sulfonylureas in advanced cirrhosis: glipizide 2.5 mg daily.",
+     False),
     # units said in words; a result 'which is about'; two values that both fit
     (HB_9_2, "Hemoglobin on April tenth is nine point two grams per deciliter.", True),
     (HB_9_2, "Hemoglobin on April tenth is ten point two grams per deciliter.", False),

@@ -119,13 +119,18 @@ def primary_hyperparathyroidism_plan(values: dict[str, Any]) -> dict[str, Any]:
     egfr = int(round(ckd_epi_2021(scr, int(values["age"]), True)))
     now = values["now"]
     return {
-        "ca": ca, "ca_prior": round(ca - 0.2, 1), "ca_old": round(ca - 0.6, 1),
+        # 2 years ago: always above the 10.3 upper limit (flagged high) and outside the current
+        # measured-to-corrected range; stable for life in FHH, lower and rising in PHPT.
+        "ca": ca, "ca_prior": round(ca - 0.2, 1),
+        "ca_old": round(ca + 0.2, 1) if fhh else round(max(ca - 0.6, 10.4), 1),
         "albumin": albumin, "corrected_ca": corrected,
         # the measured or the albumin-corrected value, to the 0.1 mg/dL reported (not 7 weeks ago)
         "ca_min": round(min(ca, corrected) - 0.05, 2), "ca_max": round(max(ca, corrected) + 0.05, 2),
         "pth": pth, "vitd": vitd, "scr": scr, "egfr": egfr, "ucr": ucr, "uca": uca,
         "cccr": cccr, "cccr_text": f"{cccr:.4f}".rstrip("0"),
         "z": z, "t": t, "radius_z": radius_z,
+        # the problem-list entry and the alendronate indication follow the DXA report's T-score
+        "bmd_condition": "312894000" if t["radius"] > -2.5 else "64859006",
         "dxa_impression": ("Osteopenia (low bone mass) by WHO criteria; lowest T-score at the "
                            "distal one-third radius." if t["radius"] > -2.5 else
                            "Osteoporosis by WHO criteria (T-score -2.5 or below at the distal "

@@ -249,20 +249,52 @@ def test_cgm_needs_a_cgm_code():
     assert not _orders(actions)["glucose_monitoring_ordered"]
 
 
-# Correct phrasings the note reader still misreads (review findings 1, 2, 3, 15); they pass
+# Correct phrasings the note reader once misread (review findings 1, 2, 15): each passes its
+# checkpoint now.
+READER_FIXED = [
+    (None, "child_pugh_assessed", "Child-Pugh C (11 points). The \"Child-Pugh B\" in older notes "
+                                  "is outdated."),
+    (None, "child_pugh_assessed", "Child-Pugh C (11 points). November's class B is no longer "
+                                  "current."),
+    (None, "child_pugh_assessed", "His cirrhosis is now Child-Pugh C (11 points): bilirubin 2.6."),
+    (None, "metformin_decided", "eGFR 64. I would stop metformin. The eGFR alone would allow it, "
+                                "but with decompensated cirrhosis the risk of lactic acidosis "
+                                "outweighs its benefit."),
+    (None, "metformin_decided", "eGFR 64. Metformin ER \u2192 **stop** (Child-Pugh C; lactic "
+                                "acidosis risk)"),
+]
+
+
+@pytest.mark.parametrize(("variant", "target", "note"), READER_FIXED)
+def test_reader_phrasings_now_read_right(variant, target, note):
+    assert grade_note(TASK, note, variant)[target]
+
+
+# Correct phrasings the note reader still misreads (review findings 1, 2, 3, 6, 15); they pass
 # once the reader handles them.
 READER_GAPS = [
     (None, "child_pugh_assessed", "Child-Pugh class C (11 points), up from class B (8 points) in "
                                   "the hepatology note 7 months ago."),
-    (None, "child_pugh_assessed", "Child-Pugh C (11 points). The \"Child-Pugh B\" in older notes "
-                                  "is outdated."),
+    (None, "child_pugh_assessed", "The hepatology note of 7 months ago calculated Child-Pugh B "
+                                  "(8 points); that is outdated. Today Child-Pugh C, 11 points."),
+    (None, "child_pugh_assessed", "Child-Pugh C, score 11. This is a clear progression from the "
+                                  "class B (8 points) recorded in November 2025, which should no "
+                                  "longer be used."),
     (None, "metformin_decided", "eGFR 64. The ED told him to keep taking metformin. I recommend "
                                 "stopping metformin now (decompensated cirrhosis)."),
-    (None, "metformin_decided", "eGFR 64. I would stop metformin. The eGFR alone would allow it, "
-                                "but with decompensated cirrhosis the risk of lactic acidosis "
-                                "outweighs its benefit."),
+    (None, "metformin_decided", "eGFR 64. Metformin was continued by the ED. Stop metformin."),
+    (None, "metformin_decided", "eGFR 64. You asked whether he should remain on metformin. Stop "
+                                "metformin now (decompensated cirrhosis)."),
+    (None, "metformin_decided", "eGFR 64. He should continue fingersticks, regarding metformin I "
+                                "recommend stopping it now."),
     (A_VARIANT, "metformin_decided", "eGFR {egfr}. Continue metformin ER 1500 mg; hold it for "
                                      "acute illness, contrast or surgery."),
+    (A_VARIANT, "metformin_decided", "eGFR {egfr}. Metformin may continue."),
+    (None, "metformin_decided", "**2. Kidney function.** Creatinine 1.27 mg/dL, eGFR 64 "
+                                "mL/min/1.73 m2. Stop metformin (decompensated cirrhosis)."),
+    (None, "regimen_documented", "Glipizide is discontinued permanently. Sulfonylureas in advanced "
+                                 "cirrhosis cause prolonged hypoglycemia. Start insulin glargine "
+                                 "8 units once daily. No pioglitazone."),
     (None, "glycemia_assessed", "A1c 5.6% is falsely low after transfusion; use CGM instead."),
 ]
 

@@ -285,3 +285,33 @@ def test_orders_fhh():
     assert not _orders([SESTAMIBI], FHH)["localization_imaging_ordered"]
     assert not _orders([REFERRAL], FHH)["surgical_referral_ordered"]
     assert not _orders([_rx("993452", 60, "mg", 6, "month")], FHH)["medication_orders"]
+
+
+def test_no_ace_inhibitor_or_arb_while_planning_pregnancy():
+    for plan in ("Start lisinopril 10 mg daily.", "Start losartan 50 mg daily.",
+                 "An ACE inhibitor would be a good choice for her blood pressure."):
+        assert not grade_note(TASK, CORRECT_CANONICAL + " " + plan)["medication_plan_documented"], plan
+    for plan in ("Avoid ACE inhibitors and ARBs while she plans a pregnancy.",
+                 "Use amlodipine 5 mg daily for her blood pressure."):
+        assert grade_note(TASK, CORRECT_CANONICAL + " " + plan)["medication_plan_documented"], plan
+
+
+def test_a_genetics_referral_plans_the_fhh_testing():
+    vals = values(TASK, FHH)
+    note = (f"Ca {vals['ca']}, PTH {vals['pth']} (normal), 25-OH D {vals['vitd']} ng/mL. "
+            f"CCCR {vals['cccr']} (< 0.01): familial hypocalciuric hypercalcemia. Radius Z-score "
+            f"{vals['radius_z']}, within the expected range for age. No parathyroidectomy and no "
+            "parathyroid imaging. Refer to medical genetics. Stop alendronate. Avoid "
+            "hydrochlorothiazide.")
+    assert grade_note(TASK, note, FHH)["parathyroid_plan_documented"]
+    no_test = note.replace(" Refer to medical genetics.", "")
+    assert not grade_note(TASK, no_test, FHH)["parathyroid_plan_documented"]
+
+
+def test_chart_calcium_two_years_ago_and_bone_density_entry():
+    for variant in range(20):
+        vals = values(TASK, variant)
+        assert vals["ca_old"] > 10.3, (variant, vals["ca_old"])  # flagged high, as the note says
+        assert not vals["ca_min"] <= vals["ca_old"] <= vals["ca_max"], variant  # a stale value
+        osteopenia = vals["t"]["radius"] > -2.5
+        assert vals["bmd_condition"] == ("312894000" if osteopenia else "64859006"), variant

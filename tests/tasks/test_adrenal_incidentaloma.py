@@ -138,13 +138,15 @@ def test_a_wrong_note_fails_its_checkpoint(error):
 
 
 def test_benign_macs_branch():
-    good = """Right adrenal nodule 1.7 cm, unenhanced attenuation 8 HU: benign lipid-rich adenoma, no further
+    good = """Right adrenal nodule 1.7 cm, unenhanced attenuation 8 HU:
+    benign lipid-rich adenoma, no further
     imaging needed. Post-dexamethasone cortisol 4.5 ug/dL: mild autonomous cortisol secretion
     (MACS). K 3.2 with hypertension.
     Plan: aldosterone and renin; 8 AM ACTH; no biopsy. Review BP, glucose and bone health
     yearly."""
     assert all(grade_note(TASK, good, BENIGN_MACS_HTN).values())
-    surveillance = good.replace("no further\n    imaging needed", "we will repeat the CT in 12 months")
+    surveillance = good.replace("no further\n    imaging needed",
+                                "we will repeat the CT in 12 months")
     assert not grade_note(TASK, surveillance, BENIGN_MACS_HTN)["imaging_plan_documented"]
     missed_macs = good.replace("mild autonomous cortisol secretion\n    (MACS)",
                                "normal suppression")
@@ -156,7 +158,8 @@ def test_benign_macs_branch():
 
 
 def test_benign_normal_branch_needs_nothing_more():
-    good = """Right adrenal nodule, attenuation 4 HU on the unenhanced CT: benign lipid-rich adenoma. No
+    good = """Right adrenal nodule, attenuation 4 HU on the unenhanced CT:
+    benign lipid-rich adenoma. No
     further imaging. 1 mg DST cortisol 1.3 ug/dL: normal suppression. BP 122/73 and K 4.3:
     no aldosterone/renin testing needed. No biopsy. Discharge to primary care."""
     assert all(grade_note(TASK, good, BENIGN_NORMAL).values())
@@ -165,7 +168,8 @@ def test_benign_normal_branch_needs_nothing_more():
 
 
 def test_indeterminate_macs_normotensive_branch():
-    good = """R adrenal 2.6 cm, density 26 HU: indeterminate, lipid-poor. DST cortisol 3.4 ug/dL: MACS.
+    good = """R adrenal 2.6 cm, density 26 HU: indeterminate, lipid-poor.
+    DST cortisol 3.4 ug/dL: MACS.
     Normotensive, K 4.0. Plan: plasma metanephrines, ACTH and DHEA-S, adrenal washout CT. No
     biopsy. Review BP, glucose and bone health yearly (MACS)."""
     assert all(grade_note(TASK, good, INDETERMINATE_MACS_NORMO).values())
@@ -225,6 +229,39 @@ def test_finding3_cortisol_after_1_mg_of_dexamethasone_is_read():
     assert grade_note(TASK, note, BENIGN_MACS_HTN)["hormonal_results_interpreted"]
 
 
+HYPOK_CASE = 3  # hypertensive, hypokalemic, normal DST; current K 3.4, ED K 3.2
+
+
+@pytest.mark.parametrize("variant,potassium,passes", [
+    (None, "Persistent hypokalemia (3.2 mmol/L) with resistant-range BP.", True),
+    (None, "Spontaneous hypokalemia: 3.2 mmol/L off diuretics.", True),
+    (None, "Hypokalemia, 3.2 mEq/L.", True),
+    (None, "Persistent hypokalemia (2.8 mmol/L) with resistant-range BP.", False),
+    (None, "Hypokalemia (3.8 mmol/L).", False),
+    (None, "Hypokalemia + HTN (150/95 on amlodipine).", False),
+    (None, "Hypokalemia + HTN (150/95 on amlodipine). K 3.2.", True),
+    (None, "Hypokalemia on amlodipine.", False),
+    (None, "K 3.8.", False),
+    (HYPOK_CASE, "Persistent hypokalemia (3.4 mmol/L).", True),
+    (HYPOK_CASE, "Persistent hypokalemia (3.2 mmol/L).", False),
+    (HYPOK_CASE, "Hypokalemia (3.2 mmol/L in the ED while vomiting, 3.4 mmol/L now).", True),
+])
+def test_finding3_potassium_written_after_hypokalemia(variant, potassium, passes):
+    vals = values(TASK, variant)
+    note = (f"Post-dex cortisol {vals['dst']} ug/dL: normal suppression, MACS excluded. "
+            + potassium)
+    assert grade_note(TASK, note, variant)["hormonal_results_interpreted"] is passes, potassium
+
+
+def test_finding3_hypokalemia_value_in_a_normotensive_case():
+    vals = values(TASK, BENIGN_NORMAL)
+    base = f"Post-dex cortisol {vals['dst']} ug/dL: normal suppression. "
+    assert grade_note(TASK, base + "Normotensive; the ED hypokalemia (3.4 mmol/L) was from "
+                      "vomiting.", BENIGN_NORMAL)["hormonal_results_interpreted"]
+    assert not grade_note(TASK, base + "Normotensive; potassium 3.4 mmol/L.",
+                          BENIGN_NORMAL)["hormonal_results_interpreted"]
+
+
 @pytest.mark.parametrize("biopsy", [
     "We will arrange a CT-guided adrenal biopsy.",
     "CT-guided biopsy.",
@@ -237,15 +274,15 @@ def test_finding4_biopsy_plans_fail(biopsy):
     assert not grade_note(TASK, base + biopsy)["hormonal_plan_documented"], biopsy
 
 
-@pytest.mark.xfail(strict=True, reason="reader: a verbless conditional ('Adrenal biopsy if the "
-                   "washout CT is indeterminate') and 'the next step would be' read as non-committal")
-@pytest.mark.parametrize("biopsy", [
+@pytest.mark.parametrize("biopsy", [  # review finding 4: verbless and 'next step' plans
     "Adrenal biopsy if the washout CT is indeterminate.",
+    "If metanephrines are normal and the washout is indeterminate, CT-guided biopsy.",
     "If the washout CT is indeterminate, adrenal biopsy.",
     "If the washout CT is indeterminate, the next step would be a percutaneous adrenal biopsy.",
 ])
 def test_finding4_verbless_conditional_biopsy_fails(biopsy):
-    assert not grade_note(TASK, CANON + "Adrenal washout CT. " + biopsy)["hormonal_plan_documented"]
+    note = CANON + "\nPlan:\n- Adrenal washout CT.\n- " + biopsy
+    assert not grade_note(TASK, note)["hormonal_plan_documented"]
 
 
 def test_finding5_adrenalectomy_must_not():
