@@ -18,6 +18,7 @@ from datetime import timedelta
 from typing import Any
 
 from physbench_graders.endocrinology_bone import ckd_epi_2021, rxnorm_codes
+
 from physbench_gym.synth import terminology
 
 REFERRAL = ["http://snomed.info/sct|306307004"]
