@@ -1232,8 +1232,11 @@ _IMPLICIT_START = NoteDecisionArgs(concept=["_"], action=["start"])
 def _own_part(text: str, start: int) -> str:
     """The text after a concept up to a condition it is under: in 'Adrenal biopsy if the
     washout is indeterminate' the 'is' belongs to the condition, not to the biopsy."""
-    condition = _CONDITION_SPAN.search(text, start)
+    condition = _CONDITION_WORD.search(text, start)
     return text[start:condition.start() if condition else len(text)]
+
+
+_CONDITION_WORD = re.compile(r"\b(?:if|unless|when|once|until|should the)\b", re.IGNORECASE)
 # 'Skin-prick tests ... do not identify a cause': a sentence about the test, not a plan line.
 _PREDICATE = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|"
                         r"cannot|should|may|might|must|not|rarely|seldom|\w+n['’]t)\b",

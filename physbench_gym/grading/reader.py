@@ -430,11 +430,9 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
     return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
 
 
-# What may follow a verb that has no object: an aside, the end, a time word.
-_NO_OBJECT_WORDS = (r"(?:x|for|until|before|after|on|in|at|now|today|to|by|from|over|then|and|"
-                    r"once|daily|tonight|tomorrow)\b")
-# ... or a number: 'Restart 48-72 h after surgery' (the verb of a held drug).
-_NO_OBJECT = re.compile(rf"[\s*]*(?:$|[(.;,\d-]|{_NO_OBJECT_WORDS})", re.IGNORECASE)
+# A verb followed by a time or a dose, not by an object: 'Restart 48-72 h after surgery'.
+_NO_OBJECT = re.compile(r"[\s*]*(?:$|[(.;,\d-]|(?:x|for|until|before|after|on|in|at|now|"
+                        r"today|once|daily|tomorrow)\b)", re.IGNORECASE)
 # 'Plans second pregnancy within the year': the verb has an object of its own, no drug elided.
 _OWN_OBJECT = re.compile(r"\s+(?:a|an|the|his|her|their|second|another|new|more)\s+"
                          r"(?!same\b|current\b|dose\b|medication\b|drug\b|tablets?\b|pills?\b)"
@@ -1680,7 +1678,8 @@ def _colon_between(gap: Any) -> bool:
 
 
 # A verb with nothing after it but an aside or the end: 'Metformin ER -> stop (Child-Pugh C)'.
-_VERB_ENDS = re.compile(rf"[\s*]*(?:$|[(.;,-]|{_NO_OBJECT_WORDS})",
+_VERB_ENDS = re.compile(r"[\s*]*(?:$|[(.;,-]|(?:x|for|until|before|after|on|in|at|now|today|"
+                        r"to|by|from|over|then|and|once|daily|tonight|tomorrow)\b)",
                         re.IGNORECASE)  # '-> hold x 4 days before surgery', '-> stop now'
 # 'Stop PO iron - no further oral iron': a new negated statement after a dash.
 _NEW_NEGATION = re.compile(r"\s[-:;]\s*(?:no|not|never|none|nor)\b", re.IGNORECASE)
