@@ -261,6 +261,11 @@ def _read(text: str, today: date | None = None) -> Note:
         clause = _resolve_bare_value(clause, clauses[-12:])
         if index and units[index - 1][1] is line:
             clause = _resolve_pronoun(clause, clauses[-1])
+            if _POINTS_BACK_STALE.match(clause.text):
+                # 'The hepatology note calculated Child-Pugh B; that is outdated.'
+                clauses[-1] = dataclasses.replace(clauses[-1], mentions=tuple(
+                    dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
+                    for m in clauses[-1].mentions))
             if _OPENS_WITH_TRIGGER.match(clauses[-1].text) and _THEN_STEP.search(clause.text):
                 # 'If she becomes pregnant, call us; we will then check TSH every 4 weeks'
                 clause = dataclasses.replace(clause, mentions=tuple(
@@ -275,6 +280,11 @@ def _read(text: str, today: date | None = None) -> Note:
             clause = _continue_subject(clause, clauses[-1])
         clauses.append(clause)
     return Note(text, tuple(clauses))
+
+
+_POINTS_BACK_STALE = re.compile(
+    r"^(?:that|this|which|it)\s+(?:is|was|are)\s+(?:now\s+)?(?:outdated|out of date|stale|"
+    r"superseded|no longer (?:current|valid|accurate|applicable))\b", re.IGNORECASE)
 
 
 def _offered_on_preference(mention: Mention, comma: int, offset: int) -> Mention:
@@ -530,12 +540,23 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
             continue
         sentences = (_segmenter().segment(line.text) if _SENTENCE_HINT.search(line.text)
                      else [line.text])
-        for sentence in sentences:
+        for sentence in (part for s in sentences for part in _split_after_letter(s)):
             for part in _split_outside_brackets(sentence):
                 part = part.strip()
                 if part and re.search(r"\w", part):
                     out.append((part, line))
     return out
+
+
+# 'class C. This is ...', 'vitamin D. Recheck ...': a lone capital after a lowercase word names a
+# class or a vitamin, not an initial, so its period ends the sentence.
+_LETTER_END = re.compile(r"\b[a-z][\w-]*\s+[A-Z]\.(?=\s+[A-Z][a-z])")
+
+
+def _split_after_letter(sentence: str) -> list[str]:
+    """A sentence split after a class letter the sentence splitter took for an initial."""
+    cuts = [m.end() for m in _LETTER_END.finditer(sentence)]
+    return [sentence[a:b] for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)]
 
 
 def _split_outside_brackets(sentence: str) -> list[str]:
@@ -733,6 +754,10 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
         copula = doc.char_span(match.start(1), match.end(1))
         if copula is not None and not any(i in taken for i in range(copula.start, copula.end)):
             sides.setdefault((copula.start, copula.end, "endorse"), set()).add("before")
+    for match in _IMPERATIVE_USE.finditer(doc.text):
+        use = doc.char_span(match.start(1), match.end(1))
+        if use is not None and use.start not in taken:
+            sides.setdefault((use.start, use.end, "start"), set()).add("before")
     spans = [Span(doc, start, end, label=f"{kind}|{'both' if len(found) > 1 else found.pop()}")
              for (start, end, kind), found in sides.items()]
     kept = filter_spans(spans)
@@ -746,6 +771,12 @@ _ENDORSING_SUBJECT = re.compile(
     r"recommendation|approach|management|choice|option)\b[^.;:(),\n]{0,30}?"
     r"\b(is|are|remains|will be)"
     r"\s+(?!not\b|no\b|a\s+poor|unclear|uncertain|limited|debated)", re.IGNORECASE)
+# 'use CGM instead', 'I would use chlorthalidone 12.5 mg': 'use' told as the instruction
+# (not 'use of NSAIDs', 'NSAID use', 'use caution with ...').
+_IMPERATIVE_USE = re.compile(
+    r"(?:^|[.;:!?]\s+|\n\s*|[-*•]\s+|\b(?:please|then|instead|I would|I'd|we will|we'll|I will|"
+    r"I'll|we would|we'd)\s+)(use)\s+(?!of\b|caution|care|judgment|judgement)",
+    re.IGNORECASE)
 # What opens a listed item before its words: '(1) ', '3) ', 'b) ', '- ' (or nothing).
 LIST_MARK = re.compile(r"\s*(?:\(?\d{1,2}[.)]|\(?[a-z]\)|[-*])?\s*")
 _CAUSATIVES = frozenset({"have", "has", "let", "help", "helped", "make", "ask", "asked", "tell",
@@ -894,6 +925,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
             ).endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     for m in mentions]
+    elif asked := _REPORTED_QUESTION.match(text):  # 'You asked whether he should remain on
+        answer = _QUESTION_END.search(text, asked.end())  # metformin': nor does a retold one
+        end = answer.start() if answer else len(text)
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
+                    if m.start < end else m for m in mentions]
     q_status = []
     for q in found:
         key = next((k for k in statuses if k[2] == "QUANTITY" and k[0] <= start + q.start < k[1]),
@@ -902,6 +938,14 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         q_status.append(_status_of(cues, line, None, text))
     return Clause(text, line.section, line.kind, index, line.dated_row_is_latest,
                   tuple(mentions), found, tuple(q_status), actions, past_dated)
+
+
+_REPORTED_QUESTION = re.compile(
+    r"^\W*(?:(?:you|the\s+(?:pcp|team|referring\s+\w+)|dr\.?\s+\w+)\s+(?:have\s+|had\s+)?"
+    r"(?:asked|ask|wondered|wonder|wanted\s+to\s+know|want\s+to\s+know)|"
+    r"the\s+(?:question|consult\s+question)\s+(?:is|was))\s+(?:me\s+)?"
+    r"(?:whether|if|about|what|how|when|which|why)\b", re.IGNORECASE)
+_QUESTION_END = re.compile(r":|\s[-–—]\s|\?")
 
 
 def _negated_complements(text: str, mentions: list[Mention]) -> list[Mention]:
@@ -1329,6 +1373,10 @@ def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
         status.discard(HISTORICAL)
     deciding = any(a is not None and _present(a) for a in (action, *later)) and not (
         action is not None and _OTHER_PARTY.search(text, 0, action.start))
+    if action is not None and (_TOLD_BY.search(text, 0, action.start)
+                               or _DONE_BY.match(text, action.start + len(action.text))):
+        status.add(HISTORICAL)
+        deciding = False
     if past and all(c.text.lower() == "baseline" for c in past) and (
             deciding or line.section == "plan"):
         status.discard(HISTORICAL)  # 'baseline thyroid ultrasound (ordered)': a new test
@@ -1346,12 +1394,17 @@ def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
 # 'so I ordered a chest CT for February': the writer's own act, however the clause is dated.
 _FIRST_PERSON_BEFORE = re.compile(r"\b(?:I|we)\s+(?:have\s+)?(?:\w+ly\s+)?$")
 # 'Urology plans ciprofloxacin before cystoscopy' (in the history): another team's decision.
-_OTHER_PARTY = re.compile(
-    r"\b(?:urology|cardiology|nephrology|oncology|gastroenterology|hepatology|dermatology|"
+_PARTY = (
+    r"(?:urology|cardiology|nephrology|oncology|gastroenterology|hepatology|dermatology|"
     r"neurology|psychiatry|pulmonology|rheumatology|endocrinology|surgery|the ED|the ER|ED|ER|"
     r"the hospital(?:ist)?|(?:his|her|the) (?:urologist|cardiologist|nephrologist|oncologist|"
-    r"surgeon|gastroenterologist|hepatologist|neurologist|psychiatrist|dermatologist|team))\s+"
-    r"(?:\w+\s+)?$", re.IGNORECASE)
+    r"surgeon|gastroenterologist|hepatologist|neurologist|psychiatrist|dermatologist|team|PCP))")
+_OTHER_PARTY = re.compile(rf"\b{_PARTY}\s+(?:\w+\s+)?$", re.IGNORECASE)
+# 'The ED told him to keep taking metformin', 'metformin was continued by the ED': another
+# party's instruction, retold.
+_TOLD_BY = re.compile(rf"\b{_PARTY}\s+(?:had\s+|has\s+)?(?:told|instructed|advised|asked|"
+                      r"directed)\s+(?:him|her|them|the patient)\s+to\s+$", re.IGNORECASE)
+_DONE_BY = re.compile(rf"\s+by\s+{_PARTY}\b", re.IGNORECASE)
 _BARE_PAST = frozenset({"was", "were", "had", "had been"})
 _NOW = re.compile(r"\b(?:today|this morning|this afternoon|currently|at present|at this visit|"
                   r"right now)\b", re.IGNORECASE)
@@ -1581,7 +1634,8 @@ _ENDS_WITH_JOINER = re.compile(r"(?:,\s*and|,\s*plus|as well as|\band also|,)\s*
 _PREPOSITIONS = frozenset({"during", "with", "for", "of", "on", "in", "after", "before", "until",
                            "while", "than", "at", "by", "about", "within", "without",
                            "despite", "per", "into", "onto", "over", "under", "via", "through",
-                           "since", "because", "from", "to", "against", "unlike", "besides"})
+                           "since", "because", "from", "to", "against", "unlike", "besides",
+                           "regarding", "concerning"})
 _OF_HEADS = frozenset({"implantation", "placement", "insertion", "consideration",
                        "dose", "doses", "course", "trial", "use", "regimen", "therapy",
                        "treatment", "initiation", "dosing", "strength", "supply", "all", "any",

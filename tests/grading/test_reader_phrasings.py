@@ -153,6 +153,13 @@ NO_EGD_PLANNED = {"note_never": {"concept": ["egd"], "action": [
 NO_SULFONYLUREA_STRICT = {"note_never": {"concept": ["sulfonylurea"], "action": [
     "start", "order", "endorse", "allow", "implicit"]}}
 STOP_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["stop"]}}
+STOP_METFORMIN_NEVER_OFFERED = {"all": {"of": [STOP_METFORMIN,
+                                                {"note_never": {"concept": ["metformin"]}}]}}
+CONTINUE_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
+CHILD_PUGH_C = {"note_finding": {"concept": ["child_pugh_c"],
+                                 "opposite": ["child_pugh_a", "child_pugh_b"]}}
+START_DAPAGLIFLOZIN_10 = {"note_decision": {"concept": ["dapagliflozin"], "action": ["start"],
+                                            "dose": {"value": 10, "unit": "mg"}}}
 STATIN_NOT_STOPPED = {"note_never": {"concept": ["statin"], "action": ["stop", "avoid"]}}
 NO_ENOXAPARIN = {"note_never": {"concept": ["enoxaparin"], "action": [
     "start", "resume", "continue", "endorse", "allow", "implicit", "order"]}}
@@ -911,6 +918,49 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (TSH_8_9, "TSH 3.1 milli-international units per liter.", False),
     (VITAMIN_D_2000, "Plan: continue vitamin D3 2000 international units daily.", True),
     (VITAMIN_D_2000, "Plan: continue vitamin D3 20000 international units daily.", False),
+    # a lone capital after a lowercase word is a class, and its period ends the sentence
+    (CHILD_PUGH_C, "Total Child-Pugh score is **11, class C**. This is a clear progression from "
+                   "the class B (8 points) recorded in November 2025.", True),
+    (CHILD_PUGH_C, "Total Child-Pugh score is **11, class C**. This is class B today.", False),
+    # where a trend came from, and a later clause that calls the earlier one outdated
+    (CHILD_PUGH_C, "Child-Pugh class C (11 points), up from class B (8 points) 7 months ago.",
+     True),
+    (CHILD_PUGH_C, "Child-Pugh class C (11 points), and class B (8 points) today.", False),
+    (CHILD_PUGH_C, "The hepatology note of 7 months ago calculated Child-Pugh B (8 points); that "
+                   "is outdated. Today Child-Pugh C, 11 points.", True),
+    (CHILD_PUGH_C, "The hepatology note of 7 months ago calculated Child-Pugh B (8 points); that "
+                   "is still right. Today Child-Pugh C, 11 points.", False),
+    # the PCP's question retold asserts nothing; its answer does
+    (STOP_METFORMIN_NEVER_OFFERED, "You asked whether he should remain on metformin. Stop "
+                                   "metformin now (decompensated cirrhosis).", True),
+    (STOP_METFORMIN_NEVER_OFFERED, "You asked whether he should remain on metformin: yes, he "
+                                   "should remain on metformin.", False),
+    # 'regarding X' opens a new topic: the verb before it keeps its own object
+    (STOP_METFORMIN_NEVER_OFFERED, "He should continue fingersticks, regarding metformin I "
+                                   "recommend stopping it now.", True),
+    (STOP_METFORMIN_NEVER_OFFERED, "He should continue fingersticks, regarding metformin I "
+                                   "recommend continuing it.", False),
+    # another party's instruction retold is not the writer's plan
+    (STOP_METFORMIN_NEVER_OFFERED, "The ED told him to keep taking metformin. I recommend "
+                                   "stopping metformin now.", True),
+    (STOP_METFORMIN_NEVER_OFFERED, "I told him to keep taking metformin. I recommend stopping "
+                                   "metformin now.", False),
+    (STOP_METFORMIN_NEVER_OFFERED, "Metformin was continued by the ED. Stop metformin.", True),
+    (STOP_METFORMIN_NEVER_OFFERED, "Metformin was continued by the ED and should be continued.",
+     False),
+    # a concession that a value would allow the drug
+    (STOP_METFORMIN_NEVER_OFFERED, "Although the eGFR of 64 would permit it, stop metformin "
+                                   "given decompensated cirrhosis.", True),
+    (STOP_METFORMIN_NEVER_OFFERED, "The eGFR of 64 permits it, so continue metformin.", False),
+    # a sick-day hold is a rule for later, and 'may continue' answers the question
+    (CONTINUE_METFORMIN, "Continue metformin ER 1500 mg; hold it for acute illness, contrast or "
+                         "surgery.", True),
+    (CONTINUE_METFORMIN, "Continue metformin ER 1500 mg; hold it now.", False),
+    (CONTINUE_METFORMIN, "Metformin may continue.", True),
+    (CONTINUE_METFORMIN, "Metformin may be stopped.", False),
+    # 'use X' as the instruction, not 'use caution with X'
+    (START_DAPAGLIFLOZIN_10, "Use dapagliflozin 10 mg daily instead of glipizide.", True),
+    (START_DAPAGLIFLOZIN_10, "Use caution with dapagliflozin 10 mg daily.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed

@@ -249,7 +249,7 @@ def test_cgm_needs_a_cgm_code():
     assert not _orders(actions)["glucose_monitoring_ordered"]
 
 
-# Correct phrasings the note reader once misread (review findings 1, 2, 15): each passes its
+# Correct phrasings the note reader once misread (review findings 1, 2, 3, 15): each passes its
 # checkpoint now.
 READER_FIXED = [
     (None, "child_pugh_assessed", "Child-Pugh C (11 points). The \"Child-Pugh B\" in older notes "
@@ -262,17 +262,6 @@ READER_FIXED = [
                                 "outweighs its benefit."),
     (None, "metformin_decided", "eGFR 64. Metformin ER \u2192 **stop** (Child-Pugh C; lactic "
                                 "acidosis risk)"),
-]
-
-
-@pytest.mark.parametrize(("variant", "target", "note"), READER_FIXED)
-def test_reader_phrasings_now_read_right(variant, target, note):
-    assert grade_note(TASK, note, variant)[target]
-
-
-# Correct phrasings the note reader still misreads (review findings 1, 2, 3, 6, 15); they pass
-# once the reader handles them.
-READER_GAPS = [
     (None, "child_pugh_assessed", "Child-Pugh class C (11 points), up from class B (8 points) in "
                                   "the hepatology note 7 months ago."),
     (None, "child_pugh_assessed", "The hepatology note of 7 months ago calculated Child-Pugh B "
@@ -299,8 +288,7 @@ READER_GAPS = [
 ]
 
 
-@pytest.mark.xfail(reason="note reader misreading, reported", strict=False)
-@pytest.mark.parametrize(("variant", "target", "note"), READER_GAPS)
-def test_reader_gaps(variant, target, note):
+@pytest.mark.parametrize(("variant", "target", "note"), READER_FIXED)
+def test_reader_phrasings_now_read_right(variant, target, note):
     note = note.replace("{egfr}", str(_v(variant)["egfr"]))
     assert grade_note(TASK, note, variant)[target]
