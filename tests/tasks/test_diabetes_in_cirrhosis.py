@@ -89,7 +89,8 @@ CORRECT = [
                                     "illness. Stop glipizide. Start insulin glargine 10 units once "
                                     "daily.")),
     (B_VARIANT, _base(B_VARIANT) + ("Stop metformin given decompensation with ascites. Stop "
-                                    "glipizide. Start glargine 10 units daily. Avoid pioglitazone.")),
+                                    "glipizide. Start glargine 10 units daily. Avoid "
+                                    "pioglitazone.")),
     (CKD_VARIANT, _base(CKD_VARIANT) + ("Stop metformin: eGFR under 30. Stop glipizide. Start "
                                         "insulin glargine 10 units once daily.")),
 ]
@@ -110,10 +111,11 @@ WRONG = [
         "A1c 5.6% is falsely low after transfusion; order a CGM instead.",
         "A1c 5.6% shows good control.") + C_PLAN),
     # metformin continued in Child-Pugh C
-    (None, "metformin_decided", _base() + C_PLAN.replace("Stop metformin (decompensated cirrhosis).",
-                                                         "Continue metformin.")),
+    (None, "metformin_decided", _base() + C_PLAN.replace(
+        "Stop metformin (decompensated cirrhosis).", "Continue metformin.")),
     # metformin stopped but offered back
-    (None, "metformin_decided", _base() + C_PLAN + " Metformin 500 mg daily could be an option later."),
+    (None, "metformin_decided",
+     _base() + C_PLAN + " Metformin 500 mg daily could be an option later."),
     # a sulfonylurea kept at a lower dose
     (None, "regimen_documented", _base() + C_PLAN.replace(
         "Stop glipizide.", "Reduce glipizide to 2.5 mg daily.")),
@@ -127,7 +129,8 @@ WRONG = [
         "Start insulin glargine 8 units once daily.", "Start semaglutide 0.25 mg weekly.")),
     # a once-daily rapid-acting or premixed insulin is not basal insulin (review finding 7)
     (None, "regimen_documented", _base() + C_PLAN.replace("insulin glargine", "insulin lispro")),
-    (None, "regimen_documented", _base() + C_PLAN.replace("insulin glargine 8", "insulin 70/30 10")),
+    (None, "regimen_documented",
+     _base() + C_PLAN.replace("insulin glargine 8", "insulin 70/30 10")),
     # GLP-1 RA at a wrong interval or dose (review finding 4)
     (A_VARIANT, "regimen_documented", _base(A_VARIANT) + (
         "Continue metformin. Stop glipizide. Start semaglutide 0.25 mg daily.")),
