@@ -212,6 +212,15 @@ ALLOWANCES = [
      "Pioglitazone 15 mg daily is a reasonable add-on if he prefers tablets."),
     ("diabetes_in_cirrhosis", "pioglitazone with ascites",
      "Pioglitazone may be added as needed if the sensor shows high readings."),
+    ("aromatase_inhibitor_bone_loss", "zoledronic acid below CrCl 35",
+     "Zoledronic acid 4 mg IV every 6 months is a reasonable alternative if she prefers "
+     "infusions."),
+    ("aromatase_inhibitor_bone_loss", "zoledronic acid below CrCl 35",
+     "Zoledronic acid may be given as needed if denosumab is not covered."),
+    ("aromatase_inhibitor_bone_loss", "alendronate below CrCl 35",
+     "Alendronate 70 mg weekly is an acceptable backup if she prefers tablets."),
+    ("aromatase_inhibitor_bone_loss", "alendronate below CrCl 35",
+     "Alendronate may be used instead as needed."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
      "A PET/CT may be obtained if he prefers a faster answer."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
@@ -249,6 +258,8 @@ TURN_DOWNS = {
     "afib_tachy_brady_elderly": "No digoxin, diltiazem or verapamil before the pacemaker.",
     "adrenal_incidentaloma": "No adrenal biopsy.",
     "diabetes_in_cirrhosis": "Stop metformin, and use no sulfonylurea or pioglitazone.",
+    "aromatase_inhibitor_bone_loss": "No zoledronic acid or alendronate at a creatinine "
+                                     "clearance below 35 mL/min.",
     "aortic_aneurysm_cad": "No fluoroquinolone prophylaxis, and no aneurysm repair at this "
                           "size.",
     "erectile_dysfunction_workup": "No PDE5 inhibitor while he has nitroglycerin, and no "

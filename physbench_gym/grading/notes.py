@@ -226,6 +226,9 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
             values = list(_values_of(clause, mention))
             if not any(args.reading(q, unit, factors) for q in values):
                 values = _before_label(clause, mention)  # '4.6 cm AAA in a 71-year-old man'
+            elif not any(_accepted(args, q, unit, factors) for q in values):
+                # '1,000 to 1,200 mg of calcium a day, about 500 to 600 from a supplement'
+                values = [*_before_label(clause, mention), *values]
             for quantity in values:
                 reading = args.reading(quantity, unit, factors)
                 if reading is None:
@@ -342,6 +345,11 @@ def _segment(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     own = tuple(q for q in clause.quantities if mention.end <= q.start < end)
     return own or (clause.quantities if len(clause.mentions) == 1 else ()) or _before_label(
         clause, mention)
+
+
+def _accepted(args: NoteValueArgs, quantity: Quantity, unit: str, factors: dict) -> bool:
+    reading = args.reading(quantity, unit, factors)
+    return reading is not None and args.accepts(reading, quantity.comparator)
 
 
 def _before_label(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
@@ -1348,6 +1356,8 @@ _NOT_NOW = re.compile(r"\b(?:today|now|yet|at this time|at this point|for now|at
                       r"currently|at this visit)\b", re.IGNORECASE)
 
 
+_TRAILING_TRIGGER = re.compile(r"\b(?:once|when|as soon as)\b", re.IGNORECASE)
+_INDICATED = re.compile(r"(?:is |are )?(?:indicated|warranted)")
 # An offer to start now, whatever the wish it is hedged on ('may be started now if she prefers').
 _STARTS_NOW = re.compile(r"(?<!\bnot )(?<!\bnot started )(?<!\bnot starting )(?<!\bnot given )"
                          r"\b(?:now|today|right away|immediately|straight away|at once|"
@@ -1367,13 +1377,19 @@ def note_contingency(ctx: GradingContext, args: NoteContingencyArgs) -> Checkpoi
     for clause, mention in _mentions(note, args.concept):
         if clause.reporting or mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL):
             continue
-        later = mention.has(CONDITIONAL, TEMPORARY) or "next" in clause.text.lower() or any(
+        later = mention.has(CONDITIONAL, TEMPORARY, LATER) or "next" in clause.text.lower() or any(
             w in clause.text.lower() for w in ("if ", "should ", "fail", "persist", "later",
-                                               "future", "escalat", "step"))
+                                               "future", "escalat", "step")) or bool(
+            _TRAILING_TRIGGER.search(clause.text, mention.end))  # 'start X once D is replete'
         if mention.negated or mention.decision in ("avoid", "stop"):
-            if not _NOT_NOW.search(clause.text):  # 'not starting it today' defers it
+            if not _NOT_NOW.search(clause.text) and not mention.has(TEMPORARY):
+                # 'not starting it today', 'no antiresorptive until D is replete' defer it
                 problem = problem or f"rejects it: \"{clause.text[:90]}\""
             continue
+        if mention.decision == "endorse" and mention.action is not None and (
+                _INDICATED.fullmatch(mention.action.text)) and not _STARTS_NOW.search(
+                clause.text):
+            continue  # 'an antiresorptive is indicated': an assessment, neither now nor later
         if mention.decision in ("start", "resume", "endorse", "allow") and (
                 not later and not mention.has(POSSIBLE) or _STARTS_NOW.search(clause.text)
                 and not mention.has(CONDITIONAL, TEMPORARY, LATER)):

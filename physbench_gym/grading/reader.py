@@ -540,12 +540,29 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
             continue
         sentences = (_segmenter().segment(line.text) if _SENTENCE_HINT.search(line.text)
                      else [line.text])
-        for sentence in (part for s in sentences for part in _split_after_letter(s)):
+        for sentence in (part for s in sentences for long in _split_run_on(s)
+                         for part in _split_after_letter(long)):
             for part in _split_outside_brackets(sentence):
                 part = part.strip()
                 if part and re.search(r"\w", part):
                     out.append((part, line))
     return out
+
+
+# A dictated run-on ('..., so she now has osteoporosis ..., and I put in the prescription ...'):
+# past this many words, a comma before a new subject ends a clause.
+_RUN_ON_WORDS = 60
+_NEW_SUBJECT = re.compile(
+    r",\s+(?=(?:(?:and|so|but|then)\s+)?(?:I|I'm|I've|I'll|we|we'll|we're|she|he|she's|he's|"
+    r"it's|that's|there's|they|her|his|this|the)\s)")
+
+
+def _split_run_on(sentence: str) -> list[str]:
+    """A very long sentence split at commas that open a clause with its own subject."""
+    if len(sentence.split()) <= _RUN_ON_WORDS:
+        return [sentence]
+    cuts = [m.start() + 1 for m in _NEW_SUBJECT.finditer(sentence)]
+    return [sentence[a:b] for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)]
 
 
 # 'class C. This is ...', 'vitamin D. Recheck ...': a lone capital after a lowercase word names a
@@ -917,6 +934,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                                  line, past_dated, past_asides))
     mentions = _negated_complements(text, mentions)
     mentions = _dash_verdict(text, mentions)
+    mentions = _not_let_lapse(text, mentions)
     mentions = _adopt_orphans(mentions, found)
     mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
@@ -981,6 +999,23 @@ def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
             and m.group in ("drug", "test") and not m.negated else m for m in mentions]
 
 
+def _not_let_lapse(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Do not let the Prolia lapse or stop': keeping the drug going, not turning it down."""
+    out = []
+    for m in mentions:
+        before = _NOT_LET.search(text, 0, m.start)
+        if m.group == "drug" and before and _LAPSE.match(text, m.end):
+            m = dataclasses.replace(m, negated=False, action=Action(
+                "continue", "not let lapse", before.start()), later=(), cues=tuple(
+                c for c in m.cues if c.category != NEGATED))
+        out.append(m)
+    return out
+
+
+_NOT_LET = re.compile(r"\b(?:do\s+not|don't|never|not)\s+let\s+(?:the\s+|her\s+|his\s+)?$",
+                      re.IGNORECASE)
+_LAPSE = re.compile(r"\s+(?:lapse|run\s+out|stop|be\s+(?:stopped|missed|delayed|interrupted)|"
+                    r"go\s+(?:unrefilled|overdue))\b", re.IGNORECASE)
 _DASH_VERDICT = re.compile(r"\s[-:]\s*(should be avoided|must be avoided|is best avoided|"
                            r"to be avoided|avoid|contraindicated|is contraindicated|"
                            r"not recommended|not advised)\s*[.!]?\s*$", re.IGNORECASE)
@@ -1598,8 +1633,8 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
                 or word in ("to", "from", "with", "on") and moving
                 or word == "for" and verb.label_.startswith("refer")):  # 'refer for EVAR'
             blocked = True  # 'avoid calcium within 4 hours of levothyroxine'
-    if blocked:
-        return False
+    if blocked or _PRONOUN_OBJECT.match(" ".join(words)):
+        return False  # 'avoid both of those, and denosumab ...': the verb has its own object
     if not between:
         return True
     gap = _outside_parentheses(span.doc[between[-1].end:span.start])
@@ -1609,6 +1644,8 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
         len(gap) <= 16 and bool(_ENDS_WITH_JOINER.search(text)))
 
 
+_PRONOUN_OBJECT = re.compile(r"^(?:it|them|those|these|(?:both|all|either|each|neither) of "
+                             r"(?:them|those|these))\s*(?:,|;|$)")
 _SWITCH_OBJECT = re.compile(r"^\s*(?:to|with|by|for|onto)\b\s*(?:(?:an?|the)\s*)?$",
                             re.IGNORECASE)
 _NAMES_MEMBER = re.compile(r"^\s*(?:with|using|via|in the form of|namely|specifically|:|-)\s*$",

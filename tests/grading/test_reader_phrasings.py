@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from physbench_gym.grading.quantities import dates_past, quantities
+from physbench_gym.grading.reader import read_note
 
 APIXABAN_5_BID = {"note_decision": {"concept": ["apixaban"], "action": ["start"],
                                     "dose": {"value": 5, "unit": "mg"},
@@ -155,6 +156,9 @@ NO_SULFONYLUREA_STRICT = {"note_never": {"concept": ["sulfonylurea"], "action": 
 STOP_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["stop"]}}
 STOP_METFORMIN_NEVER_OFFERED = {"all": {"of": [STOP_METFORMIN,
                                                 {"note_never": {"concept": ["metformin"]}}]}}
+DENOSUMAB_AFTER_REPLETION = {"note_contingency": {"concept": ["denosumab"]}}
+CALCIUM_1000_1200 = {"note_value": {"concept": ["calcium_intake"], "min": 1000, "max": 1200,
+                                    "unit": "mg"}}
 CONTINUE_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
 CHILD_PUGH_C = {"note_finding": {"concept": ["child_pugh_c"],
                                  "opposite": ["child_pugh_a", "child_pugh_b"]}}
@@ -961,9 +965,56 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     # 'use X' as the instruction, not 'use caution with X'
     (START_DAPAGLIFLOZIN_10, "Use dapagliflozin 10 mg daily instead of glipizide.", True),
     (START_DAPAGLIFLOZIN_10, "Use caution with dapagliflozin 10 mg daily.", False),
+    # 'do not let X lapse' keeps it going; 'gone with X' chooses it
+    (CONTINUE_DENOSUMAB, "Please don't let the Prolia lapse or stop without talking to us.",
+     True),
+    (CONTINUE_DENOSUMAB, "Please stop the Prolia without talking to us.", False),
+    (CONTINUE_DENOSUMAB, "I've gone with Prolia (denosumab) 60 mg subcut every 6 months.", True),
+    (CONTINUE_DENOSUMAB, "I would not go with Prolia (denosumab) 60 mg subcut every 6 months.",
+     False),
+    # 'I put in' orders
+    (ORDER_ULTRASOUND, "I put in the prescription and an abdominal aortic ultrasound.", True),
+    (ORDER_ULTRASOUND, "I did not put in an abdominal aortic ultrasound.", False),
+    # a verb with a pronoun object ('avoid both of those') reaches nothing after it
+    (CONTINUE_DENOSUMAB, "Zoledronic acid and alendronate are out, so we avoid both of those, "
+                         "and denosumab is what I'm starting.", True),
+    (CONTINUE_DENOSUMAB, "Zoledronic acid and alendronate are out, so we avoid both of those "
+                         "and denosumab.", False),
+    # 'restricting fluids' limits them
+    (LESS_ALCOHOL, "I recommend stopping it, restricting alcohol and correcting her sodium "
+                   "slowly.", True),
+    (LESS_ALCOHOL, "I recommend stopping it, liberalizing alcohol and correcting her sodium "
+                   "slowly.", False),
+    # a value before its label counts when the values after it are another amount
+    (CALCIUM_1000_1200, "She should get 1,000 to 1,200 milligrams of calcium a day total, so "
+                        "about 500 to 600 from a supplement.", True),
+    (CALCIUM_1000_1200, "She should get 1,500 milligrams of calcium a day total, so about 500 "
+                        "to 600 from a supplement.", False),
+    # a step for later: a trailing trigger, 'no X until', 'before starting X', 'X is indicated'
+    (DENOSUMAB_AFTER_REPLETION, "Start denosumab 60 mg SC every 6 months once vitamin D is "
+                                "replete.", True),
+    (DENOSUMAB_AFTER_REPLETION, "Start denosumab 60 mg SC every 6 months today.", False),
+    (DENOSUMAB_AFTER_REPLETION, "No denosumab until vitamin D is replete; then denosumab 60 mg "
+                                "SC every 6 months.", True),
+    (DENOSUMAB_AFTER_REPLETION, "No denosumab; vitamin D 50,000 IU weekly.", False),
+    (DENOSUMAB_AFTER_REPLETION, "Denosumab is indicated. Dental evaluation before starting "
+                                "denosumab. After repletion, start denosumab.", True),
+    (DENOSUMAB_AFTER_REPLETION, "Denosumab is indicated now. Dental evaluation before starting "
+                                "denosumab.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+def test_a_dictated_run_on_is_read_clause_by_clause():
+    run_on = ("This is an e-consult on a 63 year old woman on anastrozole for two years, asked "
+              "to weigh in on bone loss, so I reviewed the DXA which shows a lumbar spine T-score "
+              "of -2.7, she now has osteoporosis with a real drop at the spine since baseline, "
+              "the big issue is her kidneys, creatinine 1.77 and eGFR 32, and I put in the "
+              "prescription and a dental referral, end of dictation.")
+    short = "She now has osteoporosis, the big issue is her kidneys, and I put in a referral."
+    assert len(read_note(run_on).clauses) >= 4
+    assert len(read_note(short).clauses) == 1
 
 
 @pytest.mark.parametrize(("text", "value", "unit"), [

@@ -240,7 +240,8 @@ def bone_plan(values: dict[str, Any]) -> dict[str, Any]:
         "dxa_date": (values["now"] + timedelta(days=365)).date().isoformat(),
         "recheck_date": (values["now"] + timedelta(weeks=12)).date().isoformat(),
         "base_impression": ("low bone mass (osteopenia) by WHO criteria"
-                            if round(spine_t + 0.5, 1) < -1.0 else "normal bone density by WHO criteria"),
+                            if round(spine_t + 0.5, 1) < -1.0
+                            else "normal bone density by WHO criteria"),
         "pth": 84 if scenario == "vitd_low" else 41,
         "bone_condition": "312894000" if scenario == "no_treat" else "64859006",
         "bone_dx": "osteopenia" if scenario == "no_treat" else "osteoporosis",

@@ -152,7 +152,8 @@ Plan: denosumab 60 mg SC every 6 months plus alendronate 70 mg weekly. Dental ev
 Calcium 1000-1200 mg/day; vitamin D3 2,000 IU daily. Continue anastrozole. Repeat DXA in 2
 years."""),
     # review 12: last year's eGFR stated as current beside a correct CrCl
-    (None, "therapy_decision_reasoned", GOOD_LOW.replace("eGFR 32", "eGFR 40, CrCl about 32 mL/min")),
+    (None, "therapy_decision_reasoned",
+     GOOD_LOW.replace("eGFR 32", "eGFR 40, CrCl about 32 mL/min")),
     # review 11: no calcium check before the doses at an eGFR near 30
     (None, "monitoring_documented", GOOD_LOW.replace("; check calcium before each injection", "")),
     # review 9: a wrong maintenance vitamin D dose still fails
@@ -259,8 +260,9 @@ def test_a_wrong_note_fails_its_checkpoint(variant, target, note):
     assert grade_note(TASK, note, variant)[target] is False
 
 
-_VITD_PLAN = ("3. Once vitamin D is replete and calcium normal, start denosumab 60 mg subcutaneously\n"
-              "   every 6 months (zoledronic acid 4 mg IV every 6 months is an equal alternative).")
+_VITD_PLAN = ("3. Once vitamin D is replete and calcium normal, start denosumab 60 mg "
+              "subcutaneously\n   every 6 months (zoledronic acid 4 mg IV every 6 months is an "
+              "equal alternative).")
 
 
 def _vitd_note(step: str) -> str:
@@ -280,10 +282,7 @@ def test_vitd_low_antiresorptive_after_repletion_passes(step):
     assert grade_note(TASK, _vitd_note(step), VITD_LOW)["therapy_decision_reasoned"]
 
 
-# review 1 (open): an antiresorptive started now, with the repletion, should fail; the reader
-# cannot yet tell a later step from a start now in every phrasing (a guard on it also rejected
-# 'Dental evaluation before starting denosumab'), so these still pass
-@pytest.mark.xfail(strict=True, reason="reader: start now vs after repletion (review 1)")
+# review 1: an antiresorptive started now, with the repletion, fails
 @pytest.mark.parametrize("step", [
     "3. Start denosumab 60 mg SC every 6 months today, together with the ergocalciferol.",
     "3. Start zoledronic acid 4 mg IV every 6 months now, with the ergocalciferol.",
@@ -358,7 +357,8 @@ def _dxa(days_ahead: int | None) -> dict:
     (TREAT, [ALENDRONATE], True),
     (TREAT, [DMAB, ZA_Q6MO], False),
     (VITD_LOW, [VITD_WEEKLY, VITD_RECHECK], True),
-    (VITD_LOW, [VITD_WEEKLY, VITD_RECHECK, DMAB], False),  # review 1: antiresorptive before repletion
+    # review 1: an antiresorptive before repletion
+    (VITD_LOW, [VITD_WEEKLY, VITD_RECHECK, DMAB], False),
     (VITD_LOW, [VITD_WEEKLY, VITD_3X_WEEKLY, VITD_RECHECK], False),  # review 4: 150,000 IU a week
     (VITD_LOW, [VITD_WEEKLY, _recheck(None)], False),     # review 13: undated - drawn now
     (VITD_LOW, [VITD_WEEKLY, _recheck(None, note="Recheck in 12 weeks.")], True),
