@@ -221,6 +221,15 @@ ALLOWANCES = [
      "Alendronate 70 mg weekly is an acceptable backup if she prefers tablets."),
     ("aromatase_inhibitor_bone_loss", "alendronate below CrCl 35",
      "Alendronate may be used instead as needed."),
+    ("cardiac_valve_mass", "anticoagulation for a fibroelastoma",
+     "Apixaban 5 mg twice daily is a reasonable option until surgery if she prefers."),
+    ("cardiac_valve_mass", "anticoagulation for a fibroelastoma",
+     "Warfarin may be started as needed while she waits for surgery."),
+    ("cardiac_valve_mass", "antibiotics without endocarditis",
+     "Empiric ceftriaxone 2 g IV daily is an acceptable option if you are worried about "
+     "infection."),
+    ("cardiac_valve_mass", "antibiotics without endocarditis",
+     "Amoxicillin may be given as needed before the dental work."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
      "A PET/CT may be obtained if he prefers a faster answer."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
@@ -258,6 +267,7 @@ TURN_DOWNS = {
     "afib_tachy_brady_elderly": "No digoxin, diltiazem or verapamil before the pacemaker.",
     "adrenal_incidentaloma": "No adrenal biopsy.",
     "diabetes_in_cirrhosis": "Stop metformin, and use no sulfonylurea or pioglitazone.",
+    "cardiac_valve_mass": "No anticoagulation and no antibiotics: this is not endocarditis.",
     "aromatase_inhibitor_bone_loss": "No zoledronic acid or alendronate at a creatinine "
                                      "clearance below 35 mL/min.",
     "aortic_aneurysm_cad": "No fluoroquinolone prophylaxis, and no aneurysm repair at this "

@@ -361,9 +361,10 @@ def _before_label(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
                              for m in clause.mentions))  # 'nodule, RUL, 7 mm average diameter'
 
 
-_BEFORE_LABEL = re.compile(r"\s*(?:of\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
+_BEFORE_LABEL = re.compile(r"\s*(?:of\s+)?(?:[A-Za-z-]+,?\s+){0,4}", re.IGNORECASE)
 
 
+_LONG_AGO = re.compile(r"\b(?:years?|months?)\s+ago\b|\blast year\b", re.IGNORECASE)
 # 'FIB-4 (age 54, ...) =', 'FIB-4 from the labs:'; 'the deficit is weight 81 times ...'
 _DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*|from [^:=()]{1,30})?[=:]")
 _IS = re.compile(r"\s*(?:is|was)\b")
@@ -540,8 +541,9 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
             affirmed = True
     opposed = ""
     for clause, mention in _mentions(note, args.opposite):
-        if mention.has(*NOT_COMMITTED) or args.near and not _names_any(clause, args.near):
-            continue
+        if mention.has(*NOT_COMMITTED) or args.near and not _names_any(clause, args.near) or (
+                _LONG_AGO.search(clause.text)):
+            continue  # 'The E. coli bacteremia ... was 2 years ago': history, not this episode
         if mention.negated:
             affirmed = True  # 'not eligible' affirms ineligible; 'not provoked', unprovoked
         elif mention.decision != "avoid":  # 'argues against hypovolemia' opposes nothing

@@ -519,7 +519,9 @@ def _resolve_pronoun(clause: Clause, previous: Clause) -> Clause:
     """'Her sodium was 137 in December. It has since fallen to 130, 128 and 126': a sentence
     whose subject is a pronoun reports on the test the previous sentence named."""
     match = _PRONOUN_SUBJECT.match(clause.text)
-    tests = [m for m in previous.mentions if m.group == "test"]
+    tests = [m for m in previous.mentions if m.group == "test" or any(  # or a measured finding:
+        lexicon.concept(c).unit for c in m.concepts)]  # 'A fibroelastoma ... On TEE it is 11 mm'
+
     if not match or not tests or not clause.quantities or any(
             m.group == "test" and m.start <= clause.quantities[0].start for m in clause.mentions):
         return clause
@@ -527,7 +529,7 @@ def _resolve_pronoun(clause: Clause, previous: Clause) -> Clause:
     next_test = min((m.start for m in clause.mentions if m.group == "test"),
                     default=len(clause.text))  # 'it is 8.9 (...), with a free T4 of 0.9'
     own = tuple(q for q in clause.quantities if q.start < next_test)
-    pronoun = Mention(named.concepts, match.group(0), 0, match.end(), "test",
+    pronoun = Mention(named.concepts, match.group(0), 0, match.end(), named.group,
                       clause.quantity_status(own[0]), (), None, (), own, False)
     return dataclasses.replace(clause, mentions=(pronoun, *clause.mentions))
 
@@ -935,6 +937,12 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _negated_complements(text, mentions)
     mentions = _dash_verdict(text, mentions)
     mentions = _not_let_lapse(text, mentions)
+    mentions = [dataclasses.replace(m, negated=True) if m.group == "finding" and (
+        _CRITERIA_NOT_MET.search(text, 0, m.start)) else m for m in mentions]
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
+                if m.group == "finding" and m.action is None and _GENERIC_SUBJECT.match(
+                    text[:m.start]) and _GENERIC_PREDICATE.match(text, m.end) else m
+                for m in mentions]  # 'A vegetation ... would not sit on an intact valve'
     mentions = _adopt_orphans(mentions, found)
     mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
@@ -958,12 +966,25 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                   tuple(mentions), found, tuple(q_status), actions, past_dated)
 
 
+# 'She does not meet modified Duke criteria for endocarditis': the finding is denied.
+_CRITERIA_NOT_MET = re.compile(
+    r"\b(?:does\s+not|doesn't|do\s+not|don't|not|never)\s+(?:meet|meets|fulfil|fulfill|fulfils|"
+    r"fulfills|satisfy|satisfies)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}criteria\s+(?:for|of)\s+"
+    r"(?:an?\s+)?$", re.IGNORECASE)
+# A finding as the subject of a rule or a hypothesis, not this patient's: 'Vegetations usually
+# sit on the upstream side', 'A vegetation large enough to embolize would not sit ...'.
+_GENERIC_SUBJECT = re.compile(r"^\W*(?:an?\s+)?$", re.IGNORECASE)
+_GENERIC_PREDICATE = re.compile(
+    r"[^.;:]{0,50}?\b(?:would\s+not|wouldn't|could\s+not|couldn't|usually|typically|generally|"
+    r"tends?\s+to|classically)\b", re.IGNORECASE)
 _REPORTED_QUESTION = re.compile(
-    r"^\W*(?:(?:you|the\s+(?:pcp|team|referring\s+\w+)|dr\.?\s+\w+)\s+(?:have\s+|had\s+)?"
-    r"(?:asked|ask|wondered|wonder|wanted\s+to\s+know|want\s+to\s+know)|"
+    r"^\W*(?:(?:you|(?:the\s+|her\s+|his\s+)?(?:pcp|team|referring\s+\w+|family|patient|"
+    r"daughter|son|wife|husband|partner|mother|father)|he|she|they|dr\.?\s+\w+)\s+"
+    r"(?:has\s+|have\s+|had\s+)?(?:asked|asks|ask|wondered|wonders|wonder|wanted\s+to\s+know|"
+    r"wants?\s+to\s+know|would\s+like\s+to\s+know)|"
     r"the\s+(?:question|consult\s+question)\s+(?:is|was))\s+(?:me\s+)?"
     r"(?:whether|if|about|what|how|when|which|why)\b", re.IGNORECASE)
-_QUESTION_END = re.compile(r":|\s[-–—]\s|\?")
+_QUESTION_END = re.compile(r":|\s[-–—]\s|\?|[,;]\s+(?:and\s+|so\s+)?(?:I|we)\b")
 
 
 def _negated_complements(text: str, mentions: list[Mention]) -> list[Mention]:

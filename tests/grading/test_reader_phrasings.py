@@ -159,6 +159,13 @@ STOP_METFORMIN_NEVER_OFFERED = {"all": {"of": [STOP_METFORMIN,
 DENOSUMAB_AFTER_REPLETION = {"note_contingency": {"concept": ["denosumab"]}}
 CALCIUM_1000_1200 = {"note_value": {"concept": ["calcium_intake"], "min": 1000, "max": 1200,
                                     "unit": "mg"}}
+NO_ANTICOAGULANT = {"note_never": {"concept": ["anticoagulant"]}}
+REFER_CARDIAC_SURGERY = {"note_decision": {"concept": ["cardiac_surgery"], "action": ["refer"]}}
+ADMIT_NOW = {"note_decision": {"concept": ["hospital_admission"], "action": ["order"]}}
+FIBROELASTOMA = {"note_finding": {"concept": ["papillary_fibroelastoma"], "opposite": [
+    "infective_endocarditis", "positive_blood_cultures"]}}
+MASS_11_MM = {"note_value": {"concept": ["valve_mass_size"], "value": 11, "tolerance": 0.5,
+                             "unit": "mm"}}
 CONTINUE_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
 CHILD_PUGH_C = {"note_finding": {"concept": ["child_pugh_c"],
                                  "opposite": ["child_pugh_a", "child_pugh_b"]}}
@@ -930,10 +937,10 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (CHILD_PUGH_C, "Child-Pugh class C (11 points), up from class B (8 points) 7 months ago.",
      True),
     (CHILD_PUGH_C, "Child-Pugh class C (11 points), and class B (8 points) today.", False),
-    (CHILD_PUGH_C, "The hepatology note of 7 months ago calculated Child-Pugh B (8 points); that "
-                   "is outdated. Today Child-Pugh C, 11 points.", True),
-    (CHILD_PUGH_C, "The hepatology note of 7 months ago calculated Child-Pugh B (8 points); that "
-                   "is still right. Today Child-Pugh C, 11 points.", False),
+    (CHILD_PUGH_C, "The last hepatology note calculated Child-Pugh B (8 points); that is "
+                   "outdated. Today Child-Pugh C, 11 points.", True),
+    (CHILD_PUGH_C, "The last hepatology note calculated Child-Pugh B (8 points); that is still "
+                   "right. Today Child-Pugh C, 11 points.", False),
     # the PCP's question retold asserts nothing; its answer does
     (STOP_METFORMIN_NEVER_OFFERED, "You asked whether he should remain on metformin. Stop "
                                    "metformin now (decompensated cirrhosis).", True),
@@ -1001,6 +1008,48 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
                                 "denosumab. After repletion, start denosumab.", True),
     (DENOSUMAB_AFTER_REPLETION, "Denosumab is indicated now. Dental evaluation before starting "
                                 "denosumab.", False),
+    # a family's question retold asserts nothing up to its answer
+    (NO_ANTICOAGULANT, "Family asks whether she needs a blood thinner. No anticoagulation.",
+     True),
+    (NO_ANTICOAGULANT, "Family asks whether she needs a blood thinner: start apixaban 5 mg "
+                       "twice daily.", False),
+    # a hedge later in the sentence does not reach back over a dash and a new clause
+    (REFER_CARDIAC_SURGERY, "I've referred her to cardiac surgery to have it excised - a "
+                            "fibroelastoma that has embolized should come out, and the valve "
+                            "can usually be preserved.", True),
+    (REFER_CARDIAC_SURGERY, "Cardiac surgery can be considered to have it excised.", False),
+    # a rival diagnosis as the subject of a rule or a hypothesis, or denied by 'none of that
+    # fits' or by criteria not met, does not contradict
+    (FIBROELASTOMA, "Papillary fibroelastoma. A vegetation large enough to embolize would not "
+                    "sit on an intact valve.", True),
+    (FIBROELASTOMA, "Papillary fibroelastoma. A vegetation sits on the valve.", False),
+    (FIBROELASTOMA, "Papillary fibroelastoma. Vegetations usually sit on the upstream side.",
+     True),
+    (FIBROELASTOMA, "Papillary fibroelastoma. Vegetations sit on the upstream side of her "
+                    "valve.", False),
+    (FIBROELASTOMA, "Papillary fibroelastoma. None of that fits a vegetation.", True),
+    (FIBROELASTOMA, "Papillary fibroelastoma. All of that fits a vegetation.", False),
+    (FIBROELASTOMA, "Papillary fibroelastoma; she does not meet modified Duke criteria for "
+                    "endocarditis.", True),
+    (FIBROELASTOMA, "Papillary fibroelastoma; she meets modified Duke criteria for "
+                    "endocarditis.", False),
+    # what happened years ago is history
+    (FIBROELASTOMA, "Papillary fibroelastoma. The E. coli bacteremia was 2 years ago with "
+                    "pyelonephritis.", True),
+    (FIBROELASTOMA, "Papillary fibroelastoma. Her blood cultures grew E. coli in 2 of 2 sets.",
+     False),
+    # a measured finding named before 'it is N mm'; a value before a described lesion
+    (MASS_11_MM, "A papillary fibroelastoma on the aortic valve. On TEE it is 11 mm, "
+                 "pedunculated.", True),
+    (MASS_11_MM, "A papillary fibroelastoma on the aortic valve. On TEE it is 16 mm, "
+                 "pedunculated.", False),
+    (MASS_11_MM, "The TEE shows an 11 mm mobile, pedunculated, frond-like lesion.", True),
+    (MASS_11_MM, "The TEE shows a 16 mm mobile, pedunculated, frond-like lesion.", False),
+    # 'I have placed a ... referral', 'she needs X'
+    (REFER_CARDIAC_SURGERY, "I have placed a cardiac surgery referral.", True),
+    (REFER_CARDIAC_SURGERY, "I have not placed a cardiac surgery referral.", False),
+    (ADMIT_NOW, "She needs hospital admission today for IV ceftriaxone.", True),
+    (ADMIT_NOW, "She does not need hospital admission.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed

@@ -17,7 +17,8 @@ from physbench_gym.tasks.check import GATES, open_findings
 from physbench_gym.tasks.corpus import NoteCorpus
 from physbench_gym.tasks.registry import load_spec_file
 
-TASK = "cardiac_valve_mass"  # a catalog topic the suite does not cover yet
+TASK = "thyroid_antibody_workup"  # a catalog topic the suite does not cover yet
+GROUP_DIR = "endocrinology"
 
 
 def _physbench(*args: str, specs: Path | None = None) -> subprocess.CompletedProcess:
@@ -36,18 +37,18 @@ def scaffold(tmp_path_factory) -> Path:
 
 
 def test_scaffold_files_load_and_take_the_catalog_row(scaffold):
-    spec = load_spec_file(scaffold / "task_specs" / "cardiology" / f"{TASK}.yaml")
+    spec = load_spec_file(scaffold / "task_specs" / GROUP_DIR / f"{TASK}.yaml")
     assert (spec.specialty_group, spec.task_type, spec.subtype, spec.tier) == (
-        "Cardiology", "Diagnosis & Interpretation", "Imaging Interpretation", "medium")
-    assert spec.practitioner_id == "prac-cardiology"
-    corpus = (scaffold / "task_specs" / "cardiology" / "notes" / f"{TASK}.yaml").read_text()
+        "Endocrinology", "Workup & Risk Stratification", "Abnormal Lab Evaluation", "hard")
+    assert spec.practitioner_id == "prac-endocrinology"
+    corpus = (scaffold / "task_specs" / GROUP_DIR / "notes" / f"{TASK}.yaml").read_text()
     assert NoteCorpus.model_validate(yaml.safe_load(corpus)).task == TASK
     test = scaffold / "tests" / "tasks" / f"test_{TASK}.py"
     compile(test.read_text(), str(test), "exec")
 
 
 def test_scaffold_never_overwrites(scaffold, capsys):
-    spec = scaffold / "task_specs" / "cardiology" / f"{TASK}.yaml"
+    spec = scaffold / "task_specs" / GROUP_DIR / f"{TASK}.yaml"
     before = spec.read_text()
     assert main(["task", "new", TASK, "--root", str(scaffold)]) == 2
     assert "not overwriting" in capsys.readouterr().err
@@ -81,11 +82,11 @@ def test_the_scaffold_fails_its_gates_until_filled_in(scaffold):
 
 def test_known_gaps_are_reported_and_must_stay_true(scaffold, tmp_path):
     specs = tmp_path / "task_specs"
-    (specs / "cardiology").mkdir(parents=True)
-    text = (scaffold / "task_specs" / "cardiology" / f"{TASK}.yaml").read_text()
+    (specs / GROUP_DIR).mkdir(parents=True)
+    text = (scaffold / "task_specs" / GROUP_DIR / f"{TASK}.yaml").read_text()
     gaps = ("\nknown_gaps:\n  horizon: the chart is still short\n"
             "  codes: listed, but the codes are all known\n")
-    (specs / "cardiology" / f"{TASK}.yaml").write_text(text + gaps)
+    (specs / GROUP_DIR / f"{TASK}.yaml").write_text(text + gaps)
     run = _physbench("task", "check", TASK, "--gate", "horizon", "--gate", "codes",
                      specs=specs)
     lines = [line.split() for line in run.stdout.splitlines() if line.startswith("  ")]
@@ -133,15 +134,15 @@ def test_a_review_is_open_until_each_serious_finding_is_closed():
 
 def test_a_task_outside_the_package_brings_its_own_derive(scaffold, tmp_path):
     specs = tmp_path / "task_specs"
-    (specs / "cardiology").mkdir(parents=True)
+    (specs / GROUP_DIR).mkdir(parents=True)
     (tmp_path / "graders").mkdir()
     (tmp_path / "graders" / "outside_topic.py").write_text(
         "def derive(values):\n    return {'band': 'low' if values['hemoglobin'] < 10 "
         "else 'normal'}\n")
-    text = (scaffold / "task_specs" / "cardiology" / f"{TASK}.yaml").read_text()
+    text = (scaffold / "task_specs" / GROUP_DIR / f"{TASK}.yaml").read_text()
     text = text.replace("story:", "derive: graders/outside_topic.py:derive\n\nstory:", 1)
     text = text.replace("TODO the e-consult question", "Hemoglobin band {band}. TODO the")
-    (specs / "cardiology" / f"{TASK}.yaml").write_text(text)
+    (specs / GROUP_DIR / f"{TASK}.yaml").write_text(text)
     run = _physbench("task", "render", TASK, specs=specs)
     assert run.returncode == 0, run.stderr
     assert "Hemoglobin band normal." in run.stdout
