@@ -230,6 +230,10 @@ ALLOWANCES = [
      "infection."),
     ("cardiac_valve_mass", "antibiotics without endocarditis",
      "Amoxicillin may be given as needed before the dental work."),
+    ("microscopic_hematuria_htn", "urine cytology in the first work-up",
+     "Urine cytology is a reasonable add-on now if he prefers a quicker answer."),
+    ("microscopic_hematuria_htn", "urine cytology in the first work-up",
+     "A urine tumor marker such as NMP22 may be sent as needed with the first tests."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
      "A PET/CT may be obtained if he prefers a faster answer."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
@@ -267,6 +271,8 @@ TURN_DOWNS = {
     "afib_tachy_brady_elderly": "No digoxin, diltiazem or verapamil before the pacemaker.",
     "adrenal_incidentaloma": "No adrenal biopsy.",
     "diabetes_in_cirrhosis": "Stop metformin, and use no sulfonylurea or pioglitazone.",
+    "microscopic_hematuria_htn": "No urine cytology or urine tumor markers in the initial "
+                                 "evaluation.",
     "cardiac_valve_mass": "No anticoagulation and no antibiotics: this is not endocarditis.",
     "aromatase_inhibitor_bone_loss": "No zoledronic acid or alendronate at a creatinine "
                                      "clearance below 35 mL/min.",

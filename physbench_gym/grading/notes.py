@@ -354,9 +354,11 @@ def _accepted(args: NoteValueArgs, quantity: Quantity, unit: str, factors: dict)
 
 def _before_label(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     """A value with its unit that opens the phrase its label closes ('4.6 cm infrarenal AAA',
-    '1,000-1,200 mg of calcium a day')."""
-    return tuple(q for q in clause.quantities if q.unit and q.end <= mention.start
-                 and _BEFORE_LABEL.fullmatch(clause.text, q.end, mention.start)
+    '1,000-1,200 mg of calcium a day'), or a bare number right before a label that is its unit
+    ('14 red cells per high-power field')."""
+    return tuple(q for q in clause.quantities if q.end <= mention.start and (
+                     q.unit and _BEFORE_LABEL.fullmatch(clause.text, q.end, mention.start)
+                     or not clause.text[q.end:mention.start].strip())  # '14 red cells per HPF'
                  and not any(m.start < q.start and "," not in clause.text[m.end:q.start]
                              for m in clause.mentions))  # 'nodule, RUL, 7 mm average diameter'
 
@@ -665,7 +667,9 @@ _CATEGORY_HEADS = frozenset({"risk", "category", "range", "zone", "severity", "d
                              "class", "group", "tier"})
 _FUNCTION_WORDS = frozenset({"and", "or", "by", "on", "in", "at", "with", "per", "for", "of",
                              "to", "is", "are", "was", "based", "according", "given", "as",
-                             "but", "because", "since", "so", "the", "a", "an", "than"})
+                             "but", "because", "since", "so", "the", "a", "an", "than",
+                             "under", "using", "from", "via", "through", "after", "when", "if",
+                             "which", "that", "while", "despite"})
 
 
 class Schedule(Args):

@@ -938,11 +938,17 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _dash_verdict(text, mentions)
     mentions = _not_let_lapse(text, mentions)
     mentions = [dataclasses.replace(m, negated=True) if m.group == "finding" and (
-        _CRITERIA_NOT_MET.search(text, 0, m.start)) else m for m in mentions]
-    mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
-                if m.group == "finding" and m.action is None and _GENERIC_SUBJECT.match(
-                    text[:m.start]) and _GENERIC_PREDICATE.match(text, m.end) else m
-                for m in mentions]  # 'A vegetation ... would not sit on an intact valve'
+        _CRITERIA_NOT_MET.search(text, 0, m.start) or _NEGATED_GLOSS.search(text, 0, m.start)
+        and text[m.end:m.end + 1] == ")") else m for m in mentions]
+    mentions = [dataclasses.replace(m, negated=False, statuses=m.statuses | {COUNTERFACTUAL})
+                if m.group == "finding" and _NOT_CAUSED.search(text, 0, m.start) else m
+                for m in mentions]  # 'hypertension does not cause isomorphic hematuria'
+
+    if mentions and mentions[0].group == "finding" and mentions[0].action is None and (
+            _GENERIC_SUBJECT.match(text[:mentions[0].start])) and _GENERIC_PREDICATE.match(
+            text, mentions[0].end):  # 'A vegetation ... would not sit on an intact valve',
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})  # what it
+                    if m.group == "finding" else m for m in mentions]  # does is generic too
     mentions = _adopt_orphans(mentions, found)
     mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
@@ -971,6 +977,12 @@ _CRITERIA_NOT_MET = re.compile(
     r"\b(?:does\s+not|doesn't|do\s+not|don't|not|never)\s+(?:meet|meets|fulfil|fulfill|fulfils|"
     r"fulfills|satisfy|satisfies)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}criteria\s+(?:for|of)\s+"
     r"(?:an?\s+)?$", re.IGNORECASE)
+# 'this is not kidney (glomerular) bleeding': a gloss in parentheses shares the negation.
+_NEGATED_GLOSS = re.compile(r"\b(?:not|no)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}\($", re.IGNORECASE)
+# What a cause does not produce is denied of the cause, not of the patient.
+_NOT_CAUSED = re.compile(
+    r"\b(?:does|do|did|would|will|can|could)\s*(?:not|n't)\s+(?:cause|explain|produce|lead\s+to|"
+    r"account\s+for)\s+(?:[\w-]+\s+){0,3}$", re.IGNORECASE)
 # A finding as the subject of a rule or a hypothesis, not this patient's: 'Vegetations usually
 # sit on the upstream side', 'A vegetation large enough to embolize would not sit ...'.
 _GENERIC_SUBJECT = re.compile(r"^\W*(?:an?\s+)?$", re.IGNORECASE)

@@ -166,6 +166,11 @@ FIBROELASTOMA = {"note_finding": {"concept": ["papillary_fibroelastoma"], "oppos
     "infective_endocarditis", "positive_blood_cultures"]}}
 MASS_11_MM = {"note_value": {"concept": ["valve_mass_size"], "value": 11, "tolerance": 0.5,
                              "unit": "mm"}}
+NONGLOMERULAR = {"note_finding": {"concept": ["nonglomerular_hematuria"],
+                                  "opposite": ["glomerular_hematuria"]}}
+AUA_HIGH_RISK = {"note_category": {"subject": ["gu_malignancy_risk"], "category": ["level_high"],
+                                   "others": ["level_low", "level_intermediate"]}}
+URINE_RBC_14 = {"note_value": {"concept": ["urine_rbc"], "value": 14}}
 CONTINUE_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
 CHILD_PUGH_C = {"note_finding": {"concept": ["child_pugh_c"],
                                  "opposite": ["child_pugh_a", "child_pugh_b"]}}
@@ -1050,6 +1055,27 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (REFER_CARDIAC_SURGERY, "I have not placed a cardiac surgery referral.", False),
     (ADMIT_NOW, "She needs hospital admission today for IV ceftriaxone.", True),
     (ADMIT_NOW, "She does not need hospital admission.", False),
+    # a gloss in parentheses shares the negation; what a cause does not produce is not denied
+    (NONGLOMERULAR, "Isomorphic red cells: this is not kidney (glomerular) bleeding.", True),
+    (NONGLOMERULAR, "Isomorphic red cells, but this is kidney (glomerular) bleeding.", False),
+    (NONGLOMERULAR, "Isomorphic red cells. Hypertension does not cause isolated isomorphic "
+                    "hematuria.", True),
+    (NONGLOMERULAR, "Isomorphic red cells. Hypertension causes glomerular bleeding here.",
+     False),
+    # what a generic subject does is generic too
+    (NONGLOMERULAR, "Isomorphic red cells. Glomerular bleeding typically produces acanthocytes "
+                    "and red cell casts.", True),
+    (NONGLOMERULAR, "Isomorphic red cells. His urine shows acanthocytes and red cell casts.",
+     False),
+    # a category named with the rule it comes from
+    (AUA_HIGH_RISK, "With 38 pack-years he's high risk under the AUA/SUFU 2020 guideline.", True),
+    (AUA_HIGH_RISK, "With 28 pack-years he's intermediate risk under the AUA/SUFU 2020 "
+                    "guideline.", False),
+    # a bare count right before the label that is its unit
+    (URINE_RBC_14, "The urinalysis showed 14 red cells per high-power field (11 per high-power "
+                   "field in February).", True),
+    (URINE_RBC_14, "The urinalysis showed 9 red cells per high-power field (11 per high-power "
+                   "field in February).", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
