@@ -234,6 +234,14 @@ ALLOWANCES = [
      "Urine cytology is a reasonable add-on now if he prefers a quicker answer."),
     ("microscopic_hematuria_htn", "urine cytology in the first work-up",
      "A urine tumor marker such as NMP22 may be sent as needed with the first tests."),
+    ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
+     "Denosumab 60 mg every 6 months is a reasonable option if she prefers."),
+    ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
+     "Alendronate may be continued as needed until the surgery."),
+    ("premenopausal_osteoporosis_hpt", "thiazide with hypercalcemia",
+     "Hydrochlorothiazide 12.5 mg daily is acceptable if her blood pressure stays high."),
+    ("premenopausal_osteoporosis_hpt", "thiazide with hypercalcemia",
+     "Chlorthalidone may be added as needed for blood pressure."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
      "A PET/CT may be obtained if he prefers a faster answer."),
     ("incidental_pulmonary_findings", "PET/CT for a nodule <= 8 mm",
@@ -271,6 +279,8 @@ TURN_DOWNS = {
     "afib_tachy_brady_elderly": "No digoxin, diltiazem or verapamil before the pacemaker.",
     "adrenal_incidentaloma": "No adrenal biopsy.",
     "diabetes_in_cirrhosis": "Stop metformin, and use no sulfonylurea or pioglitazone.",
+    "premenopausal_osteoporosis_hpt": "Stop alendronate, start no other antiresorptive, and "
+                                      "avoid thiazides.",
     "microscopic_hematuria_htn": "No urine cytology or urine tumor markers in the initial "
                                  "evaluation.",
     "cardiac_valve_mass": "No anticoagulation and no antibiotics: this is not endocarditis.",

@@ -366,7 +366,9 @@ def _before_label(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
 _BEFORE_LABEL = re.compile(r"\s*(?:of\s+)?(?:[A-Za-z-]+,?\s+){0,4}", re.IGNORECASE)
 
 
-_LONG_AGO = re.compile(r"\b(?:years?|months?)\s+ago\b|\blast year\b", re.IGNORECASE)
+# What the finding's own phrase dates to months or years ago ('... was 2 years ago').
+_LONG_AGO = re.compile(r"[^,;()]{0,60}?\b(?:(?:years?|months?)\s+ago|last year)\b",
+                       re.IGNORECASE)
 # 'FIB-4 (age 54, ...) =', 'FIB-4 from the labs:'; 'the deficit is weight 81 times ...'
 _DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*|from [^:=()]{1,30})?[=:]")
 _IS = re.compile(r"\s*(?:is|was)\b")
@@ -543,12 +545,13 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
             affirmed = True
     opposed = ""
     for clause, mention in _mentions(note, args.opposite):
-        if mention.has(*NOT_COMMITTED) or args.near and not _names_any(clause, args.near) or (
-                _LONG_AGO.search(clause.text)):
-            continue  # 'The E. coli bacteremia ... was 2 years ago': history, not this episode
+        if mention.has(*NOT_COMMITTED) or args.near and not _names_any(clause, args.near):
+            continue
         if mention.negated:
             affirmed = True  # 'not eligible' affirms ineligible; 'not provoked', unprovoked
-        elif mention.decision != "avoid":  # 'argues against hypovolemia' opposes nothing
+        elif mention.decision != "avoid" and not _LONG_AGO.match(clause.text, mention.end):
+            # 'argues against hypovolemia' opposes nothing; nor does 'The E. coli bacteremia
+            # ... was 2 years ago', history rather than this episode
             opposed = opposed or clause.text
     if denied or opposed:
         return CheckpointResult(False, f"contradicts '{label}': \"{(denied or opposed)[:90]}\"")

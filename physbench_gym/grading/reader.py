@@ -362,8 +362,12 @@ def _line_start(units: list[tuple[str, Line]], index: int) -> int:
 # '(the last value is from 2022)': an aside that dates a value, not the sentence.
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _WAS = re.compile(r"\b(?:was|were|had)\b", re.IGNORECASE)
+# 'It is 8.9', 'On 4 March it was 8.9', 'we go by Z-scores. The worst is -2.8'
 _PRONOUN_SUBJECT = re.compile(r"^(?:(?:on|as of|by|in|at)\s+[\w/.-]+(?:\s+\d{1,4})?,?\s+"
-                              r"(?:\d{4},?\s+)?)?(?:it|this|the level|the value)\b", re.IGNORECASE)
+                              r"(?:\d{4},?\s+)?)?(?:it|this|the level|the value|the "
+                              r"(?:worst|lowest|highest|latest|newest|most recent|last)"
+                              r"(?: one| value| reading| site)?)\b", re.IGNORECASE)
+
 
 
 # A field of a structured prescription written on its own line ('DOSE: 5 MG PO TWICE DAILY').
@@ -479,10 +483,17 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
             elif m.group == "finding":
                 inherited.append(dataclasses.replace(m, start=0, end=0, text="", negated=no,
                                                      statuses=statuses))
+            elif m.group == "drug" and _ACCEPTABLE.search(previous.text):
+                # 'Is hydrochlorothiazide all right? - No.' (not 'Is her dose adequate?')
+                inherited.append(dataclasses.replace(
+                    m, start=0, end=0, text="", negated=no, deciding=True, statuses=statuses,
+                    action=None if no else Action("allow", answer.group(1).lower(), 0)))
     return dataclasses.replace(clause, mentions=(*inherited, *clause.mentions))
 
 
 _ANSWER = re.compile(r"\s*(yes|no)\b", re.IGNORECASE)
+_ACCEPTABLE = re.compile(r"\b(?:all right|alright|ok|okay|safe|fine|acceptable|allowed|"
+                         r"permitted)\b", re.IGNORECASE)
 
 
 def _resolve_bare_value(clause: Clause, previous: list[Clause]) -> Clause:
@@ -538,8 +549,8 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
     """(text, line) of every clause: sentences of each line, split at semicolons."""
     out = []
     for line in note_lines:
-        if line.kind == "heading":
-            continue
+        if line.kind == "heading" and line.section != "question":
+            continue  # a bold question stays: its answer ('No - please stop it.') needs it
         sentences = (_segmenter().segment(line.text) if _SENTENCE_HINT.search(line.text)
                      else [line.text])
         for sentence in (part for s in sentences for long in _split_run_on(s)
@@ -760,7 +771,7 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
                 end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
                 and end + 1 < len(doc) and doc[end + 1].is_alpha):
             continue  # 'self-limited', 'delayed-release': part of a compound word
-        if doc[start].lower_ == "off" and (
+        if doc[start].lower_ == "off" and end - start == 1 and (
                 not doc[start].is_sent_start if pipeline.verb_kinds[match_id][1] == "before"
                 else start - doc[start].sent.start > 3) and not (
                 _OFF_BEFORE_EVENT.match(doc.text, doc[start].idx + 3)):

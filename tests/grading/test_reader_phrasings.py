@@ -171,6 +171,12 @@ NONGLOMERULAR = {"note_finding": {"concept": ["nonglomerular_hematuria"],
 AUA_HIGH_RISK = {"note_category": {"subject": ["gu_malignancy_risk"], "category": ["level_high"],
                                    "others": ["level_low", "level_intermediate"]}}
 URINE_RBC_14 = {"note_value": {"concept": ["urine_rbc"], "value": 14}}
+PHPT_NOT_FHH = {"note_finding": {"concept": ["primary_hyperparathyroidism"],
+                                 "opposite": ["fhh"]}}
+VITAMIN_D_13 = {"note_value": {"concept": ["vitamin_d_level", "vitamin_d"], "value": 13,
+                               "tolerance": 0.5, "unit": "ng/mL"}}
+NO_HCTZ = {"note_decision": {"concept": ["hydrochlorothiazide"], "action": ["avoid", "stop"]}}
+RADIUS_Z_MINUS_2_8 = {"note_value": {"concept": ["z_score"], "value": -2.8, "tolerance": 0.05}}
 CONTINUE_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
 CHILD_PUGH_C = {"note_finding": {"concept": ["child_pugh_c"],
                                  "opposite": ["child_pugh_a", "child_pugh_b"]}}
@@ -1076,6 +1082,25 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
                    "field in February).", True),
     (URINE_RBC_14, "The urinalysis showed 9 red cells per high-power field (11 per high-power "
                    "field in February).", False),
+    # 'X is off the table' turns X down
+    (PHPT_NOT_FHH, "Primary hyperparathyroidism. Using the 24-hour urine (Ca 345 mg) and serum "
+                   "creatinine 0.82, the calcium/creatinine clearance ratio is 0.0234, so FHH is "
+                   "off the table.", True),
+    (PHPT_NOT_FHH, "Primary hyperparathyroidism; FHH is confirmed.", False),
+    # the finding's words do not take the test's label
+    (VITAMIN_D_13, "Vitamin D is low at 13 ng/mL - deficient.", True),
+    (VITAMIN_D_13, "Vitamin D is low at 19 ng/mL - deficient.", False),
+    # the answer to a bold question takes the question's drug
+    (STOP_ALENDRONATE, "**4. Should she stay on alendronate?**\nNo - please stop it.", True),
+    (STOP_ALENDRONATE, "**4. Should she stay on alendronate?**\nYes - please keep it.", False),
+    (NO_HCTZ, "**6. Is hydrochlorothiazide all right?**\nNo. Thiazides raise calcium.", True),
+    (NO_HCTZ, "**6. Is hydrochlorothiazide all right?**\nYes. It suits her blood pressure.",
+     False),
+    # 'the worst' of the values just named
+    (RADIUS_Z_MINUS_2_8, "Since she is premenopausal we go by Z-scores. The worst is -2.8 at "
+                         "the one-third radius.", True),
+    (RADIUS_Z_MINUS_2_8, "Since she is premenopausal we go by Z-scores. The worst is -2.3 at "
+                         "the spine.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed

@@ -125,6 +125,11 @@ WRONG = {
         "25-OH D 13, deficient. Refer to endocrine surgery for parathyroidectomy; sestamibi "
         "scan. Vitamin D 2,000 IU daily. Stop alendronate. Hydrochlorothiazide 12.5 mg daily "
         "is fine for her blood pressure.", "medication_plan_documented"),
+    "a thiazide-like diuretic in place of HCTZ (review 8)": (
+        "Ca 11.2, PTH 126, CCCR 0.0234: primary hyperparathyroidism. Radius Z-score -2.8. "
+        "25-OH D 13, deficient. Refer to endocrine surgery for parathyroidectomy; sestamibi "
+        "scan. Vitamin D 2,000 IU daily. Stop alendronate. Use chlorthalidone 12.5 mg daily "
+        "instead of HCTZ.", "medication_plan_documented"),
     "vitamin D 50,000 IU daily": (
         "Ca 11.2, PTH 126, CCCR 0.0234: primary hyperparathyroidism. Radius Z-score -2.8. "
         "25-OH D 13, deficient. Refer to endocrine surgery for parathyroidectomy; sestamibi "
@@ -172,7 +177,8 @@ def test_silence_on_hydrochlorothiazide_fails():
     silent = CORRECT_CANONICAL.split(" I would avoid")[0]
     assert silent != CORRECT_CANONICAL
     assert not grade_note(TASK, silent)["medication_plan_documented"]
-    for answer in ("Do not start HCTZ.", "Avoid thiazides.", "Hold off on HCTZ until after surgery."):
+    for answer in ("Do not start HCTZ.", "Avoid thiazides.",
+                   "Hold off on HCTZ until after surgery."):
         assert grade_note(TASK, silent + " " + answer)["medication_plan_documented"], answer
 
 
@@ -197,8 +203,8 @@ def test_fhh_branch():
     assert not grade_note(TASK, phpt, FHH)["biochemical_diagnosis"]
     silent = good.replace("No parathyroidectomy and no parathyroid imaging. ", "")
     assert not grade_note(TASK, silent, FHH)["parathyroid_plan_documented"]
-    assert grade_note(TASK, silent.replace("Order CASR", "Parathyroidectomy is not indicated. Order CASR"),
-                      FHH)["parathyroid_plan_documented"]
+    declined = silent.replace("Order CASR", "Parathyroidectomy is not indicated. Order CASR")
+    assert grade_note(TASK, declined, FHH)["parathyroid_plan_documented"]
     for reading in ("osteopenia by T-score {t}", "osteoporosis"):
         misread = good.replace("within the expected range for age",
                                reading.format(t=vals["t"]["radius"]))
@@ -290,7 +296,8 @@ def test_orders_fhh():
 def test_no_ace_inhibitor_or_arb_while_planning_pregnancy():
     for plan in ("Start lisinopril 10 mg daily.", "Start losartan 50 mg daily.",
                  "An ACE inhibitor would be a good choice for her blood pressure."):
-        assert not grade_note(TASK, CORRECT_CANONICAL + " " + plan)["medication_plan_documented"], plan
+        verdicts = grade_note(TASK, CORRECT_CANONICAL + " " + plan)
+        assert not verdicts["medication_plan_documented"], plan
     for plan in ("Avoid ACE inhibitors and ARBs while she plans a pregnancy.",
                  "Use amlodipine 5 mg daily for her blood pressure."):
         assert grade_note(TASK, CORRECT_CANONICAL + " " + plan)["medication_plan_documented"], plan

@@ -37,8 +37,8 @@ LOCALIZATION_TEXT = ["sestamibi", "MIBI", "SPECT/CT", "SPECT-CT", "4D-CT", "4DCT
 SURGERY_TEXT = ["endocrine surg", "general surg", "surgeon", "surgery", "parathyroidectomy"]
 # A surgical referral in familial hypocalciuric hypercalcemia: words of the surgical service,
 # not 'surgery' alone, which a genetics referral may negate ('parathyroid surgery not indicated').
-SURGICAL_SERVICE_TEXT = ["endocrine surg", "general surg", "head and neck surg", "surgical referral",
-                         "referral to surg", "surgical consult", "surgeon"]
+SURGICAL_SERVICE_TEXT = ["endocrine surg", "general surg", "head and neck surg",
+                         "surgical referral", "referral to surg", "surgical consult", "surgeon"]
 CASR_TEST = ["http://www.ama-assn.org/go/cpt|81405"]
 CASR_TEXT = ["CASR", "calcium-sensing receptor", "calcium sensing receptor", "hypocalciuric"]
 GENETICS_TEXT = ["genetic", "genomic"]
@@ -71,7 +71,8 @@ def _forbidden_drugs() -> list[dict[str, Any]]:
     # ACE inhibitors, ARBs and ARNI: fetal toxicity (boxed warnings) with a pregnancy planned.
     classes = ("bisphosphonate", "RANK ligand inhibitor", "thiazide diuretic",
                "thiazide-like diuretic", "ACE inhibitor", "ACE inhibitor + thiazide diuretic",
-               "angiotensin II receptor blocker", "angiotensin II receptor blocker + thiazide diuretic",
+               "angiotensin II receptor blocker",
+               "angiotensin II receptor blocker + thiazide diuretic",
                "angiotensin receptor-neprilysin inhibitor")
     codes = sorted({c for k in classes for c in rxnorm_codes(k)})
     codes += sorted(c.code for c in terminology.all_concepts("rxnorm")
@@ -81,8 +82,8 @@ def _forbidden_drugs() -> list[dict[str, Any]]:
                                                                  "abaloparatide", "romosozumab"))
     codes = sorted(set(codes))
     return [{"not_ordered": {"resource_type": "MedicationRequest", "codes": codes,
-                             "label": "no bisphosphonate, denosumab or other bone agent, no thiazide, "
-                                      "no ACE inhibitor or ARB"}},
+                             "label": "no bisphosphonate, denosumab or other bone agent, no "
+                                      "thiazide, no ACE inhibitor or ARB"}},
             {"not_ordered": {"resource_type": "MedicationRequest", "codes": HIGH_DOSE_D,
                              "per_day": {"min": 0.5}, "label": "vitamin D 50,000 IU daily"}}]
 
@@ -126,7 +127,8 @@ def primary_hyperparathyroidism_plan(values: dict[str, Any]) -> dict[str, Any]:
         "ca_old": round(ca + 0.2, 1) if fhh else round(max(ca - 0.6, 10.4), 1),
         "albumin": albumin, "corrected_ca": corrected,
         # the measured or the albumin-corrected value, to the 0.1 mg/dL reported (not 7 weeks ago)
-        "ca_min": round(min(ca, corrected) - 0.05, 2), "ca_max": round(max(ca, corrected) + 0.05, 2),
+        "ca_min": round(min(ca, corrected) - 0.05, 2),
+        "ca_max": round(max(ca, corrected) + 0.05, 2),
         "pth": pth, "vitd": vitd, "scr": scr, "egfr": egfr, "ucr": ucr, "uca": uca,
         "cccr": cccr, "cccr_text": f"{cccr:.4f}".rstrip("0"),
         "z": z, "t": t, "radius_z": radius_z,
