@@ -279,6 +279,8 @@ TURN_DOWNS = {
     "afib_tachy_brady_elderly": "No digoxin, diltiazem or verapamil before the pacemaker.",
     "adrenal_incidentaloma": "No adrenal biopsy.",
     "diabetes_in_cirrhosis": "Stop metformin, and use no sulfonylurea or pioglitazone.",
+    "neuroendocrine_tumor_workup": "No FDG-PET and no In-111 octreotide scan: the Ga-68 DOTATATE "
+                                   "PET/CT replaces them.",
     "premenopausal_osteoporosis_hpt": "Stop alendronate, start no other antiresorptive, and "
                                       "avoid thiazides.",
     "microscopic_hematuria_htn": "No urine cytology or urine tumor markers in the initial "

@@ -36,7 +36,8 @@ _STRENGTH = re.compile(
 _RATIO = re.compile(rf"(?<![\w./])(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})(?![\w./])")
 _UNIT = re.compile(
     r"\s*-?\s*(?:(?P<more>more|additional|further|extra)\s+)?(?P<unit>(?:x\s?10\^?\*?\d+/[a-z]+|10\^\d+/[a-z]+|10\*\d+/[a-z]+"
-    r"|ml/min/1\.73\s?m2|ml/min/1\.73|mosm/kg(?:\s*h2o)?|[a-z%]+(?:/[a-z0-9.]+)?))",
+    r"|ml/min/1\.73\s?m2|ml/min/1\.73|mosm/kg(?:\s*h2o)?"
+    r"|[a-z%\u00b5\u03bc]+(?:/\s?24[\s-]?(?:hours?|hrs?|h)\b|/[a-z0-9.]+)?))",
     re.IGNORECASE)
 _DATE = re.compile(r"\b(?:19|20)\d\d-\d{1,2}(?:-\d{1,2})?\b|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b"
                    r"|\b\d{1,2}:\d\d\b|\b\d{1,2}/(?:19|20)\d\d\b|(?<=\()\d{1,2}/\d{1,2}(?=\))"
@@ -84,7 +85,7 @@ _UNIT_WORDS = frozenset({
     "min", "mm", "cm", "m", "ng", "pg", "%", "x", "bpm", "mmhg", "tablet", "capsule", "film",
     "puff", "spray", "dose", "drop", "drops", "vial", "syringe", "injection", "pen", "patch",
     "packet", "sachet", "point", "points", "pack-years", "pack-year", "pk-yr", "pack", "hu",
-    "s", "ms",
+    "s", "ms", "umol", "nmol", "pmol",
 })
 # Base factors within a dimension: to mg, to mL, to days.
 _DIMENSIONS: dict[str, tuple[str, float]] = {
@@ -130,9 +131,10 @@ def unit_normalize(unit: str) -> str:
     token = re.sub(r"\s*/\s*", "/", unit.lower().strip(" .,;:"))
     token = token.replace("µ", "u").replace("μ", "u")
     for suffix in ("/day", "/d", " daily", " qd", "/24h", "/24 h", "/24hr", "/24hrs", "/24",
-                   " per day", "/dy"):
+                   "/24-h", "/24 hr", "/24 hrs", "/24 hours", "/24hours", " per day", "/dy"):
         if token.endswith(suffix) and token[: -len(suffix)] in (
-                "mg", "mcg", "g", "iu", "units", "ml", "l", "mmol/l", "meq/l", "meq", "mmol"):
+                "mg", "mcg", "g", "iu", "units", "ml", "l", "mmol/l", "meq/l", "meq", "mmol",
+                "umol", "nmol"):
             token = token[: -len(suffix)]
     return UNIT_ALIASES.get(token, token)
 
@@ -331,6 +333,8 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
         comparator = (match.group("cmp") or "").strip().replace("=<", "<=").replace("=>", ">=")
         daily = bool(_PER_DAY.match(clause, end) or _PER_DAY_UNIT.search(clause, match.end(), end))
         found.append(Quantity(value, unit, match.start(), end, comparator, daily=daily))
+        if unit:
+            taken.append((match.end("num"), end))  # not the '24' of '72 mg/24 h'
     for match in _WORD_VALUE.finditer(clause):
         unit, end = _unit_after(clause, match.end())
         word = match.group(1).lower()

@@ -259,6 +259,7 @@ def _read(text: str, today: date | None = None) -> Note:
         same_line = clauses[-1:] if index and units[index - 1][1] is line else []
         clause = _resolve_elided_drug(clause, clauses[-3:], same_line, cues)
         clause = _resolve_bare_value(clause, clauses[-12:])
+        clause = _resolve_the_repeat(clause, clauses[-6:])
         if index and units[index - 1][1] is line:
             clause = _resolve_pronoun(clause, clauses[-1])
             if _POINTS_BACK_STALE.match(clause.text):
@@ -445,8 +446,9 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
 
 
 # A verb followed by a time or a dose, not by an object: 'Restart 48-72 h after surgery'.
-_NO_OBJECT = re.compile(r"[\s*]*(?:$|[(.;,\d-]|(?:x|for|until|before|after|on|in|at|now|"
-                        r"today|once|daily|tomorrow)\b)", re.IGNORECASE)
+# What may follow a verb that has no object: the end, punctuation, a time or a schedule.
+_NO_OBJECT_WORDS = r"x|for|until|before|after|on|in|at|now|today|once|daily|tomorrow"
+_NO_OBJECT = re.compile(rf"[\s*]*(?:$|[(.;,\d-]|(?:{_NO_OBJECT_WORDS})\b)", re.IGNORECASE)
 # 'Plans second pregnancy within the year': the verb has an object of its own, no drug elided.
 _OWN_OBJECT = re.compile(r"\s+(?:a|an|the|his|her|their|second|another|new|more)\s+"
                          r"(?!same\b|current\b|dose\b|medication\b|drug\b|tablets?\b|pills?\b)"
@@ -524,6 +526,28 @@ _TOTAL_SUBJECT = re.compile(r"\s*(?:total|total score|sum|overall score|final sc
 _NUMBER_SUBJECT = re.compile(r"\s*(?:[A-Za-z ]{1,20}:\s*)?(\d+(?:\.\d+)?)\s+"
                              r"(?:is|=|falls|lies|sits)\b",
                              re.IGNORECASE)
+
+
+def _resolve_the_repeat(clause: Clause, previous: list[Clause]) -> Clause:
+    """'Repeat the 24-h urine 5-HIAA ...; if the repeat is above 25, order a PET': 'the repeat'
+    names the test just ordered again."""
+    match = _THE_REPEAT.search(clause.text)
+    if not match or any(m.group == "test" and m.start < match.end() for m in clause.mentions):
+        return clause
+    ordered = [m for c in previous for m in c.mentions
+               if m.group == "test" and m.decision == "order"]
+    if not ordered:
+        return clause
+    named = ordered[-1]
+    ref = Mention(named.concepts, match.group(0), match.start(), match.end(), "test",
+                  frozenset(), (), None, (), (), False)
+    return dataclasses.replace(clause, mentions=tuple(sorted((*clause.mentions, ref),
+                                                             key=lambda m: m.start)))
+
+
+_THE_REPEAT = re.compile(r"\bthe (?:repeated test|repeat test|repeat level|repeat value|"
+                         r"repeat result|second collection|repeat|recheck)\b(?!\s+(?:of|on)\b)",
+                         re.IGNORECASE)
 
 
 def _resolve_pronoun(clause: Clause, previous: Clause) -> Clause:
@@ -948,6 +972,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _negated_complements(text, mentions)
     mentions = _dash_verdict(text, mentions)
     mentions = _not_let_lapse(text, mentions)
+    mentions = _causes_of_a_finding(text, mentions)
     mentions = [dataclasses.replace(m, negated=True) if m.group == "finding" and (
         _CRITERIA_NOT_MET.search(text, 0, m.start) or _NEGATED_GLOSS.search(text, 0, m.start)
         and text[m.end:m.end + 1] == ")") else m for m in mentions]
@@ -1041,6 +1066,30 @@ def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
     action = Action("avoid", verdict.group(1).lower(), verdict.start(1))
     return [dataclasses.replace(m, action=action, later=()) if m.end <= verdict.start()
             and m.group in ("drug", "test") and not m.negated else m for m in mentions]
+
+
+def _causes_of_a_finding(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Tums 8-10/day + HCTZ 25 mg + alkalosis -> calcium-alkali syndrome': drugs before an
+    arrow that ends in a diagnosis are its causes, not a plan."""
+    arrow = text.rfind(" -> ")
+    if arrow < 0 or _PLAN_AFTER_ARROW.search(text, arrow):
+        return mentions
+    after = [m for m in mentions if m.start > arrow]
+    if not after or any(m.group != "finding" or m.action is not None for m in after):
+        return mentions
+    rest = text[arrow + 4:]
+    for m in after:
+        rest = rest.replace(text[m.start:m.end], " ")
+    if re.search(r"\d", rest) or len(re.findall(r"[A-Za-z]{3,}", rest)) > 3:
+        return mentions  # '-> reassess 60 min -> 2-4 mg prn ongoing w/d': a step, not a cause
+    return [dataclasses.replace(m, statuses=m.statuses | {ATTRIBUTE})
+            if m.start < arrow and m.group == "drug" and m.action is None and not m.negated
+            else m for m in mentions]
+
+
+_PLAN_AFTER_ARROW = re.compile(r" -> [^.;]*\b(?:start|stop|hold|avoid|continue|resume|switch|"
+                               r"order|check|refer|give|add|increase|decrease|reduce)\b",
+                               re.IGNORECASE)
 
 
 def _not_let_lapse(text: str, mentions: list[Mention]) -> list[Mention]:
@@ -1813,9 +1862,9 @@ def _colon_between(gap: Any) -> bool:
 
 
 # A verb with nothing after it but an aside or the end: 'Metformin ER -> stop (Child-Pugh C)'.
-_VERB_ENDS = re.compile(r"[\s*]*(?:$|[(.;,-]|(?:x|for|until|before|after|on|in|at|now|today|"
-                        r"to|by|from|over|then|and|once|daily|tonight|tomorrow)\b)",
-                        re.IGNORECASE)  # '-> hold x 4 days before surgery', '-> stop now'
+# ... and after an arrow also a later step ('-> hold x 4 days before surgery', '-> stop now').
+_VERB_ENDS = re.compile(rf"[\s*]*(?:$|[(.;,-]|(?:{_NO_OBJECT_WORDS}|to|by|from|over|then|and|"
+                        r"tonight)\b)", re.IGNORECASE)
 # 'Stop PO iron - no further oral iron': a new negated statement after a dash.
 _NEW_NEGATION = re.compile(r"\s[-:;]\s*(?:no|not|never|none|nor)\b", re.IGNORECASE)
 

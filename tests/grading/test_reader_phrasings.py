@@ -177,6 +177,11 @@ VITAMIN_D_13 = {"note_value": {"concept": ["vitamin_d_level", "vitamin_d"], "val
                                "tolerance": 0.5, "unit": "ng/mL"}}
 NO_HCTZ = {"note_decision": {"concept": ["hydrochlorothiazide"], "action": ["avoid", "stop"]}}
 RADIUS_Z_MINUS_2_8 = {"note_value": {"concept": ["z_score"], "value": -2.8, "tolerance": 0.05}}
+NEVER_HCTZ = {"note_never": {"concept": ["hydrochlorothiazide"]}}
+NO_SSTR_PET_BUT_ON_5HIAA = {"note_never": {"concept": ["sstr_pet"], "allow_contingency": True,
+                                           "action": ["order", "endorse", "allow"],
+                                           "contingency_on": ["five_hiaa"]}}
+FIVE_HIAA_72 = {"note_value": {"concept": ["five_hiaa"], "value": 72, "tolerance": 0.5}}
 CONTINUE_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
 CHILD_PUGH_C = {"note_finding": {"concept": ["child_pugh_c"],
                                  "opposite": ["child_pugh_a", "child_pugh_b"]}}
@@ -1101,6 +1106,19 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
                          "the one-third radius.", True),
     (RADIUS_Z_MINUS_2_8, "Since she is premenopausal we go by Z-scores. The worst is -2.3 at "
                          "the spine.", False),
+    # drugs before an arrow that ends in a diagnosis are its causes, not a plan
+    (NEVER_HCTZ, "Plan:\n- Heavy Tums use + HCTZ 25 mg + metabolic alkalosis -> milk-alkali "
+                 "syndrome.\n- Stop HCTZ.", True),
+    (NEVER_HCTZ, "Plan:\n- Heavy Tums use + metabolic alkalosis -> milk-alkali syndrome.\n- HCTZ "
+                 "25 mg daily.", False),
+    # 'the repeat' is the test just ordered again
+    (NO_SSTR_PET_BUT_ON_5HIAA, "Repeat the 24-h urine 5-HIAA on a restricted diet. If the repeat "
+                               "is above 25 mg/24 h, order a Ga-68 DOTATATE PET/CT.", True),
+    (NO_SSTR_PET_BUT_ON_5HIAA, "Repeat the 24-h urine 5-HIAA on a restricted diet. Also order "
+                               "a Ga-68 DOTATATE PET/CT now.", False),
+    # an amount per 24 hours in molar units; several amounts after one label are a list
+    (FIVE_HIAA_72, "Urine 5-HIAA 376 \u00b5mol/24 h.", True),
+    (FIVE_HIAA_72, "Urine 5-HIAA 72 mg/24 h, 18 mg/24 h, 5.2 mg/24 h.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
@@ -1115,6 +1133,15 @@ def test_a_dictated_run_on_is_read_clause_by_clause():
     short = "She now has osteoporosis, the big issue is her kidneys, and I put in a referral."
     assert len(read_note(run_on).clauses) >= 4
     assert len(read_note(short).clauses) == 1
+
+
+def test_an_amount_per_24_hours_is_one_value_in_its_unit():
+    found = quantities("5-HIAA 72 mg/24 h, 18 mg/24 h, 5.2 mg/24 h")
+    assert [(q.value, q.unit) for q in found if q.start > 6] == [
+        (72.0, "mg"), (18.0, "mg"), (5.2, "mg")]
+    assert [(q.value, q.unit) for q in quantities("5-HIAA 376 \u00b5mol/24 h")][-1] == (
+        376.0, "umol")
+    assert [(q.value, q.unit) for q in quantities("sodium 40 mmol/24 hours")] == [(40.0, "mmol")]
 
 
 @pytest.mark.parametrize(("text", "value", "unit"), [

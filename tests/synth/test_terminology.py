@@ -53,7 +53,8 @@ UCUM_SYMBOLS = {
     "cm", "deg", "fL", "g/dL", "kg", "kg/m2", "m[IU]/L", "m[IU]/mL", "mL/min/{1.73_m2}", "mg/L",
     "mg/dL", "mg/g", "mm[Hg]", "mmol/L", "mosm/kg", "ms", "ng/dL", "ng/mL", "pg", "pg/mL", "s",
     "u[IU]/mL", "ug/dL", "ug/mL", "umol/L", "10*3/uL", "10*6/uL", "{INR}", "{SG}", "{ratio}",
-    "{score}", "{packs}/d", "{pack-years}", "[arb'U]/mL", "pmol/L", "mg/(24.h)",
+    "{score}", "{packs}/d", "{pack-years}", "[arb'U]/mL", "[arb'U]", "{copies}/mL", "pmol/L",
+    "mg/(24.h)",
 }
 
 
