@@ -774,6 +774,7 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
 
     taken = {i for span in concepts for i in range(span.start, span.end)}
     concept_starts = {span.start for span in concepts}
+    concept_ends = {span.end for span in concepts}
     sides: dict[tuple[int, int, str], set[str]] = {}
     for match_id, start, end in pipeline.verb_matcher(doc):
         if start and doc[start - 1].lower_ in _DEMONSTRATIVES and not (
@@ -781,6 +782,9 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
                 doc[start].lower_ not in ("rules", "excludes", "precludes")):
             continue  # 'this change', 'every Rx'; not 'have her stop', 'that rules out X'
 
+        if doc[start].lower_ in ("load", "loads") and start and (
+                start in concept_ends or doc[start - 1].lower_ in _LOAD_BEFORE):
+            continue  # 'a large calcium carbonate load', 'the salt load': a noun
         if doc[start].lower_ in ("rx", "prescription", "script") and start > 1 and (
                 doc[start - 2].lower_ in _DEMONSTRATIVES):
             continue  # 'Current thyroid Rx: levothyroxine 75 mcg'
@@ -833,6 +837,9 @@ _IMPERATIVE_USE = re.compile(
     re.IGNORECASE)
 # What opens a listed item before its words: '(1) ', '3) ', 'b) ', '- ' (or nothing).
 LIST_MARK = re.compile(r"\s*(?:\(?\d{1,2}[.)]|\(?[a-z]\)|[-*])?\s*")
+_LOAD_BEFORE = frozenset({"a", "the", "large", "heavy", "high", "big", "salt", "sodium",
+                          "fluid", "volume", "calcium", "protein", "acid", "alkali", "viral",
+                          "pill", "tablet"})
 _CAUSATIVES = frozenset({"have", "has", "let", "help", "helped", "make", "ask", "asked", "tell",
                          "told", "advise", "advised", "instruct", "instructed", "get"})
 # '(repeated steroid bursts)', 'despite continued aspirin use': a participle naming its noun.
@@ -1070,7 +1077,12 @@ def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
 
 def _causes_of_a_finding(text: str, mentions: list[Mention]) -> list[Mention]:
     """'Tums 8-10/day + HCTZ 25 mg + alkalosis -> calcium-alkali syndrome': drugs before an
-    arrow that ends in a diagnosis are its causes, not a plan."""
+    arrow that ends in a diagnosis are its causes, not a plan; so are drugs under a 'Cause:'
+    label with no plan verb."""
+    if _CAUSE_LABEL.match(text) and not any(m.action is not None for m in mentions):
+        # 'Cause: calcium-alkali syndrome - calcium carbonate (Tums 8-10 tablets/day) ...'
+        return [dataclasses.replace(m, statuses=m.statuses | {ATTRIBUTE})
+                if m.group == "drug" and not m.negated else m for m in mentions]
     arrow = text.rfind(" -> ")
     if arrow < 0 or _PLAN_AFTER_ARROW.search(text, arrow):
         return mentions
@@ -1087,6 +1099,9 @@ def _causes_of_a_finding(text: str, mentions: list[Mention]) -> list[Mention]:
             else m for m in mentions]
 
 
+_CAUSE_LABEL = re.compile(r"\W*(?:(?:most\s+)?(?:likely|probable)\s+)?(?:causes?|etiology|"
+                          r"aetiology|mechanism|precipitants?|contributors?|contributing "
+                          r"factors?|culprits?)\b[^:]{0,30}:", re.IGNORECASE)
 _PLAN_AFTER_ARROW = re.compile(r" -> [^.;]*\b(?:start|stop|hold|avoid|continue|resume|switch|"
                                r"order|check|refer|give|add|increase|decrease|reduce)\b",
                                re.IGNORECASE)

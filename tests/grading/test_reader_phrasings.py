@@ -1106,6 +1106,13 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
                          "the one-third radius.", True),
     (RADIUS_Z_MINUS_2_8, "Since she is premenopausal we go by Z-scores. The worst is -2.3 at "
                          "the spine.", False),
+    # 'a calcium carbonate load' is a noun, no loading dose; a 'Cause:' label lists causes
+    (NEVER_HCTZ, "The combination of a large calcium carbonate load, the thiazide and volume "
+                 "depletion is the classic milk-alkali syndrome. Stop HCTZ.", True),
+    (NEVER_HCTZ, "Load HCTZ 25 mg and stop the calcium carbonate.", False),
+    (NEVER_HCTZ, "Plan:\n- Cause: milk-alkali syndrome - Tums 8-10 tablets a day with HCTZ 25 mg "
+                 "daily.\n- Stop HCTZ.", True),
+    (NEVER_HCTZ, "Plan:\n- Milk-alkali syndrome.\n- HCTZ 25 mg daily.", False),
     # drugs before an arrow that ends in a diagnosis are its causes, not a plan
     (NEVER_HCTZ, "Plan:\n- Heavy Tums use + HCTZ 25 mg + metabolic alkalosis -> milk-alkali "
                  "syndrome.\n- Stop HCTZ.", True),
