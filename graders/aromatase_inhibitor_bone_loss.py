@@ -41,6 +41,7 @@ from physbench_graders.endocrinology_bone import (
     rxnorm_codes,
     vitamin_d_options,
 )
+from physbench_graders.endocrinology_bone import PLANS as BONE_PLANS
 
 from physbench_gym.grading.core import WRITE, CheckpointResult, GradingContext, triggered_by
 from physbench_gym.grading.resources import patient_id, placed, text_of
@@ -78,21 +79,16 @@ DRUGS = {
 }
 ALL_DRUGS = tuple(DRUGS)
 LOW_CRCL_DRUGS = ("denosumab", "risedronate", "ibandronate")
-# Note plans: concept, dose (mg), administrations a day.
+# Note plans: the shared osteoporosis regimens, and the other labeled schedules used in
+# aromatase inhibitor bone loss (concept, dose in mg, administrations a day).
 PLANS = {
+    **BONE_PLANS,
     "za4": ("zoledronic_acid", 4.0, 1 / 182.6, "zoledronic acid 4 mg IV every 6 months"),
-    "za5": ("zoledronic_acid", 5.0, 1 / 365, "zoledronic acid 5 mg IV once yearly"),
-    "denosumab": ("denosumab", 60.0, 1 / 182.6, "denosumab 60 mg SC every 6 months"),
-    "alendronate": ("alendronate", 70.0, 1 / 7, "alendronate 70 mg once weekly"),
-    "alendronate_daily": ("alendronate", 10.0, 1.0, "alendronate 10 mg once daily"),
-    "risedronate_weekly": ("risedronate", 35.0, 1 / 7, "risedronate 35 mg once weekly"),
-    "risedronate_monthly": ("risedronate", 150.0, 1 / 30.4, "risedronate 150 mg once monthly"),
     "risedronate_daily": ("risedronate", 5.0, 1.0, "risedronate 5 mg once daily"),
-    "ibandronate": ("ibandronate", 150.0, 1 / 30.4, "ibandronate 150 mg once monthly"),
     "ibandronate_iv": ("ibandronate", 3.0, 1 / 91.3, "ibandronate 3 mg IV every 3 months"),
 }
 LOW_CRCL_PLANS = ("denosumab", "risedronate_weekly", "risedronate_monthly", "risedronate_daily",
-                  "ibandronate", "ibandronate_iv")
+                  "ibandronate_monthly", "ibandronate_iv")
 PLAN_DRUGS = ("zoledronic_acid", "denosumab", "alendronate", "risedronate", "ibandronate")
 # more often than ~every 5.5 months (denosumab, zoledronic acid 4 mg) or ~10 months (5 mg)
 TOO_OFTEN = {(DENOSUMAB,): 0.006, (ZOLEDRONIC_ACID,): 0.0062, (ZOLEDRONIC_ACID_5MG,): 1 / 300}
