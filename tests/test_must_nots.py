@@ -234,6 +234,14 @@ ALLOWANCES = [
      "Urine cytology is a reasonable add-on now if he prefers a quicker answer."),
     ("microscopic_hematuria_htn", "urine cytology in the first work-up",
      "A urine tumor marker such as NMP22 may be sent as needed with the first tests."),
+    ("ckd_on_prep", "F/TDF with a creatinine clearance below 60",
+     "Truvada remains a reasonable option once his creatinine improves."),
+    ("ckd_on_prep", "F/TDF with a creatinine clearance below 60",
+     "If Descovy is not covered, F/TDF may be used instead."),
+    ("ckd_on_prep", "NSAIDs with tenofovir tubulopathy",
+     "Naproxen may be used as needed for the heel pain."),
+    ("ckd_on_prep", "NSAIDs with tenofovir tubulopathy",
+     "Ibuprofen 400 mg is an acceptable option for flares if he prefers."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
      "Denosumab 60 mg every 6 months is a reasonable option if she prefers."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
@@ -292,6 +300,7 @@ TURN_DOWNS = {
                           "size.",
     "erectile_dysfunction_workup": "No PDE5 inhibitor while he has nitroglycerin, and no "
                                    "testosterone therapy while they are trying to conceive.",
+    "ckd_on_prep": "Do not restart F/TDF (Truvada), and no NSAIDs.",
     "oligomenorrhea_pcos": "No pituitary MRI, pelvic ultrasound or ACTH stimulation test is "
                            "needed.",
 }

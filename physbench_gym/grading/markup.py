@@ -179,7 +179,8 @@ _SMALL_VALUE = re.compile(r"(\b(?:is|of|was|equals)\s|[=:]\s?)(zero|one|two)\b(?
                           re.IGNORECASE)
 
 
-_SPOKEN_UNIT = {"gram": "g", "grams": "g", "milligram": "mg", "milligrams": "mg",
+_SPOKEN_UNIT = {"gram": "g", "grams": "g", "milligram": "mg", "milligrams": "mg", "mg": "mg",
+                "ml": "mL", "mcg": "mcg",
                 "microgram": "mcg", "micrograms": "mcg", "nanogram": "ng", "nanograms": "ng",
                 "millimole": "mmol", "millimoles": "mmol", "milliliter": "mL", "milliliters": "mL",
                 "millilitre": "mL", "millilitres": "mL", "mls": "mL", "units": "U",
@@ -237,6 +238,24 @@ def _american(match: re.Match[str]) -> str:
 _DASH_NO = re.compile(r"\s+-\s*no(?=\s*(?:[.;!]|\*\*|$))", re.IGNORECASE | re.MULTILINE)
 
 
+# Dictated punctuation ('... three weeks ago period his creatinine ...'): only in a note that
+# says both 'period' and 'comma' as words, and never 'menstrual period' or 'a period of'.
+_DICTATED = re.compile(r"\b(?:period|comma)\b", re.IGNORECASE)
+_SPOKEN_PERIOD = re.compile(
+    r"(?<!menstrual)(?<!last)(?<!\ba)(?<!\bthe)(?<!this)(?<!that)(?<!same)(?<!each)(?<!time)"
+    r"(?<!washout)(?<!grace)(?<!trial)(?<!waiting)(?<!refractory)(?<!window)(?<!postpartum)"
+    r"(?<!follow-up)(?<!observation)(?<!\d)\s+period\b(?!\s+of\b)\s*", re.IGNORECASE)
+_SPOKEN_COMMA = re.compile(r"\s+comma\b\s*", re.IGNORECASE)
+
+
+def spoken_punctuation(text: str) -> str:
+    """'... held 3 weeks ago period his latest creatinine ...' -> '... ago. his latest ...'."""
+    said = {m.group(0).lower() for m in _DICTATED.finditer(text)}
+    if said != {"period", "comma"}:
+        return text
+    return _SPOKEN_COMMA.sub(", ", _SPOKEN_PERIOD.sub(". ", text))
+
+
 def normalize_characters(text: str) -> str:
     """Unicode and typography to plain ASCII-like text that keeps every clinical sign; an
     arrow after a value flags it ('8.9 ↑' -> '8.9 (high)'), before a drug changes it."""
@@ -258,7 +277,8 @@ def normalize_characters(text: str) -> str:
     text = _CONTRACTION.sub(_uncontracted, text)
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
-    return expand_intervals(spoken_numbers(text.replace("\t", " ").replace("\r", "")))
+    text = spoken_punctuation(text.replace("\t", " ").replace("\r", ""))
+    return expand_intervals(spoken_numbers(text))
 
 
 def _inline(text: str) -> str:

@@ -140,6 +140,10 @@ class Amount(Args):
     limit: bool = Field(default=False, description=(
         "The amount is itself a limit ('no more than 8 mmol/L per 24 h'): values written as "
         "maxima or with a comparator are what the note states."))
+    secondary: float | None = Field(default=None, description=(
+        "Second strength of a fixed-dose combination ('200/25 mg', in ``unit``): a second "
+        "strength written must equal it, and alone it is the second component's dose "
+        "('emtricitabine 200 mg / tenofovir alafenamide 25 mg')."))
 
     @model_validator(mode="after")
     def _something(self) -> Amount:
@@ -179,6 +183,16 @@ class Amount(Args):
         if comparator in (">", ">="):
             return value_low >= low - 1e-9 and value_low <= high
         return low <= value_low and value_high <= high
+
+    def fits(self, quantity: Quantity, reading: tuple[float, float]) -> bool:
+        """Whether a written dose is this amount, both strengths of a combination counted."""
+        if self.secondary is not None:
+            if quantity.secondary is not None:
+                return self.accepts(reading, quantity.comparator) and abs(
+                    quantity.secondary - self.secondary) < 1e-6
+            if abs(reading[0] - self.secondary) < 1e-6 and reading[0] == reading[1]:
+                return True
+        return self.accepts(reading, quantity.comparator)
 
     def describe(self) -> str:
         if self.value is not None:
@@ -1057,6 +1071,10 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
     """None when the dose, timing and schedule asked for are stated; '' when one is missing;
     a description when one is stated wrong."""
     quantities = _dose_quantities(clause, mention)
+    if args.dose is not None and args.dose.secondary is not None:  # 'Descovy, emtricitabine
+        end = _segment_end(clause, mention)  # 200 mg tenofovir alafenamide 25 mg': both parts
+        quantities += tuple(q for q in clause.quantities if mention.end <= q.start < end
+                            and q.unit == "mg" and q not in quantities)
     per_day = schedule(clause.text[mention.end:_segment_end(clause, mention)])
     lead = _FREQUENCY_BEFORE.search(clause.text, 0, mention.start)
     if per_day is None and lead:  # 'monthly denosumab 60 mg injections'
@@ -1116,10 +1134,10 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
             continue
         later_step = bool(_LATER_STEP.search(clause.text)) and not (
             amount.scheduled_only or args.all_steps)
-        good = [q for q, r in readings if amount.accepts(r, q.comparator)]
+        good = [q for q, r in readings if amount.fits(q, r)]
         if args.any_dose:
             return None if good else ""
-        bad = [q for q, r in readings if not amount.accepts(r, q.comparator)
+        bad = [q for q, r in readings if not amount.fits(q, r)
                and id(q) not in strengths and not later_step
                and (args.all_steps or LATER not in clause.quantity_status(q))]
         if not good:
@@ -1171,10 +1189,18 @@ def _segment_end(clause: Clause, mention: Mention) -> int:
                  r"\bof\s*$", clause.text[:m.start]))  # '1,000 mg of elemental calcium'
              and not (m.concepts == mention.concepts and re.search(
                  r"\(\s*$", clause.text[:m.start]))  # 'fosfomycin 3 g granules (Monurol)'
-             and not re.fullmatch(r"\s*\([^()\d]*", clause.text[mention.end:m.start])]
+             and not re.fullmatch(r"\s*\([^()\d]*", clause.text[mention.end:m.start])
+             and not _names_it_again(clause, mention, m)]
     # 'AAA (CT urogram): 4.6 cm': a concept in the label's own aside
     semicolon = clause.text.find(";", mention.end)  # '(CrCl 30-50; std 666 TID)'
     return min(later + ([semicolon] if semicolon >= 0 else []) + [len(clause.text)])
+
+
+def _names_it_again(clause: Clause, mention: Mention, later: Mention) -> bool:
+    """'Descovy that is emtricitabine 200 mg tenofovir alafenamide 25 mg once a day': the
+    drug named again by its parts, with no plan of its own, goes on with the same order."""
+    return (later.action is None and bool(later.concepts & mention.concepts - _BROAD)
+            and not re.search(r"[,;.]", clause.text[mention.end:later.start]))
 
 
 def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str | None:

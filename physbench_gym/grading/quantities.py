@@ -466,7 +466,8 @@ _ROLE_BEFORE = (
     ("limit", re.compile(r"(?:\bmax(?:imum)?|\bup to|\bno more than|\bnot (?:to )?exceed"
                          r"|\bat most|\bceiling|\bcap(?:ped)? at|\blimit(?:ed)? to|\bthreshold"
                          r"|\bcut-?off|\bbelow|\babove|\bunder|\bover|\bexceeds?|\bless than"
-                         r"|\bgreater than|\bmore than|\bat least|\bminimum)\s*(?:of\s+)?$",
+                         r"|\bgreater than|\bmore than|\bat least|\bminimum"
+                         r"|\bdown to an?\s+(?:[\w-]+\s+){1,3}of)\s*(?:of\s+)?$",
                          re.IGNORECASE)),
     ("reference", re.compile(r"(?:\bref(?:erence)?(?:\s+range)?|\bnormal(?:\s+range)?|\brange"
                              r"|\bgoal|\btarget|\buln|\bnl|\bnormal\s*<|\bgoal\s*<)\s*:?\s*$",
@@ -510,9 +511,13 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
         from_to = index + 1 < len(found) and _FROM_BEFORE.search(
             clause[:quantity.start]) and re.match(
             r"^\s*to\s*$", clause[quantity.end:found[index + 1].start], re.IGNORECASE)
+        if arrow and quantity.unit and found[index + 1].unit and convert(
+                1.0, quantity.unit, found[index + 1].unit) is None:
+            arrow = None  # '200 mg/10 mg -> 1 tablet daily': the product, then how it is taken
         if arrow or from_to:
             out.append(Quantity(quantity.value, quantity.unit or found[index + 1].unit,
-                                quantity.start, quantity.end, "", None, "from"))
+                                quantity.start, quantity.end, "", None, "from",
+                                quantity.secondary))
             continue
         before = clause[max(0, quantity.start - 40):quantity.start]
         role = ""

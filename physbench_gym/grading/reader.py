@@ -986,6 +986,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = [dataclasses.replace(m, negated=False, statuses=m.statuses | {COUNTERFACTUAL})
                 if m.group == "finding" and _NOT_CAUSED.search(text, 0, m.start) else m
                 for m in mentions]  # 'hypertension does not cause isomorphic hematuria'
+    if rule := _THRESHOLD_RULE.search(text):  # 'the threshold of 60 mL/min at which tenofovir
+        end = re.compile(r"[,;:(]|\s[-–]\s").search(text, rule.end())  # DF may be used'
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
+                    if rule.end() < m.start < (end.start() if end else len(text)) else m
+                    for m in mentions]
 
     if mentions and mentions[0].group == "finding" and mentions[0].action is None and (
             _GENERIC_SUBJECT.match(text[:mentions[0].start])) and _GENERIC_PREDICATE.match(
@@ -1015,6 +1020,10 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                   tuple(mentions), found, tuple(q_status), actions, past_dated)
 
 
+# A limit and what the label allows at it: 'below the 60 mL/min at which X may be used'.
+_THRESHOLD_RULE = re.compile(r"\b(?:threshold|cut-?off|limit|level|value|clearance|egfr|crcl)"
+                             r"\s+(?:(?:of\s+)?(?:[<>]=?\s*)?\d[\d.]*\s*(?:[\w/.]+\s+)?)?"
+                             r"(?:at|above|below|under|over)\s+which\b", re.IGNORECASE)
 # 'She does not meet modified Duke criteria for endocarditis': the finding is denied.
 _CRITERIA_NOT_MET = re.compile(
     r"\b(?:does\s+not|doesn't|do\s+not|don't|not|never)\s+(?:meet|meets|fulfil|fulfill|fulfils|"

@@ -37,6 +37,13 @@ ACAMPROSATE_333_TID = {"note_decision": {"concept": ["acamprosate"], "action": [
                                          "every": {"min": 3, "max": 3}}}
 NO_NALTREXONE = {"note_never": {"concept": ["naltrexone"]}}
 NO_AMOXICILLIN = {"note_never": {"concept": ["amoxicillin"]}}
+FTC_TAF_200_25 = {"note_decision": {"concept": ["ftc_taf"], "action": ["start"],
+                                    "dose": {"value": 200, "unit": "mg", "secondary": 25},
+                                    "every": {"min": 1, "max": 1}}}
+NO_FTC_TDF = {"note_never": {"concept": ["ftc_tdf"]}}
+CRCL_53 = {"note_value": {"concept": ["crcl"], "value": 53, "tolerance": 3}}
+CREATININE_1_87 = {"note_value": {"concept": ["creatinine"], "value": 1.87, "tolerance": 0.03}}
+TENOFOVIR_TUBULOPATHY = {"note_finding": {"concept": ["tenofovir_tubulopathy"]}}
 CONTINUE_DENOSUMAB = {"note_decision": {"concept": ["denosumab"], "action": ["continue", "start"]}}
 STOP_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["stop"]}}
 WARM_AIHA = {"note_finding": {"concept": ["warm_aiha"], "opposite": ["cold_agglutinin"]}}
@@ -1126,6 +1133,35 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     # an amount per 24 hours in molar units; several amounts after one label are a list
     (FIVE_HIAA_72, "Urine 5-HIAA 376 \u00b5mol/24 h.", True),
     (FIVE_HIAA_72, "Urine 5-HIAA 72 mg/24 h, 18 mg/24 h, 5.2 mg/24 h.", False),
+    # a combination tablet's second strength is compared; '-> 1 tablet' is how it is taken
+    (FTC_TAF_200_25, "Start emtricitabine/tenofovir alafenamide 200 mg/25 mg -> 1 tablet PO "
+                     "once daily.", True),
+    (FTC_TAF_200_25, "Start emtricitabine/tenofovir alafenamide 200 mg/10 mg -> 1 tablet PO "
+                     "once daily.", False),
+    # the drug named again by its parts goes on with the same order
+    (FTC_TAF_200_25, "I sent Descovy that is emtricitabine 200 milligrams tenofovir alafenamide "
+                     "25 milligrams one tablet by mouth once a day.", True),
+    (FTC_TAF_200_25, "I sent Descovy that is emtricitabine 200 milligrams tenofovir alafenamide "
+                     "10 milligrams one tablet by mouth once a day.", False),
+    # what a label allows at a threshold is a rule, not a plan
+    (NO_FTC_TDF, "CrCl 53 mL/min is below the threshold of 60 mL/min at which tenofovir "
+                 "disoproxil may be used. Start F/TAF.", True),
+    (NO_FTC_TDF, "CrCl 53 mL/min is above the threshold of 30 mL/min at which tenofovir "
+                 "disoproxil may be used, so restart Truvada.", False),
+    # 'down to a creatinine clearance of 30' is the label's limit
+    (CRCL_53, "CrCl 53 mL/min. F/TAF is approved down to a creatinine clearance of 30 mL/min.",
+     True),
+    (CRCL_53, "CrCl 30 mL/min. F/TAF is approved down to a creatinine clearance of 53 mL/min.",
+     False),
+    # KDIGO's eGFRcys / eGFRcr-cys are GFR estimates, not the creatinine
+    (CREATININE_1_87, "Creatinine 1.87 mg/dL. eGFRcys 47 and eGFRcr-cys 46 - concordant with "
+                      "creatinine.", True),
+    (CREATININE_1_87, "eGFRcys 47 and eGFRcr-cys 46 - concordant with creatinine 1.28.", False),
+    # dictated punctuation ends the sentence, and the negation with it
+    (TENOFOVIR_TUBULOPATHY, "the proteinuria is tubular not glomerular period my impression is "
+                            "proximal tubulopathy from tenofovir comma naproxen piling on", True),
+    (TENOFOVIR_TUBULOPATHY, "the proteinuria is glomerular period my impression is not a "
+                            "proximal tubulopathy comma it is IgA nephropathy", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed

@@ -47,22 +47,29 @@ CORRECT = [
 - Switch PrEP to Descovy 1 tab daily
 - Stop naproxen
 - Truvada should not be restarted"""),
-    (None, ("His serum creatinine is 165 umol/L (CrCl about 50 mL/min). This is TDF nephrotoxicity. "
+    (None, ("His serum creatinine is 165 umol/L (CrCl about 50 mL/min). This is TDF "
+            "nephrotoxicity. "
             "I recommend emtricitabine/tenofovir alafenamide one tablet daily for PrEP. "
             "Avoid NSAIDs.")),
     (CREATINE, CRE + CRE_PLAN),
-    (CREATINE, ("| Test | Value |\n|---|---|\n| Creatinine | 1.56 mg/dL |\n| CrCl (CG) | 82 mL/min |\n"
+    (CREATINE, ("| Test | Value |\n|---|---|\n| Creatinine | 1.56 mg/dL |\n"
+                "| CrCl (CG) | 82 mL/min |\n"
                 "Interpretation: spuriously elevated creatinine from creatine monohydrate and "
                 "increased muscle mass; no tubulopathy.\nPlan: resume Truvada daily now.")),
     (CREATINE, CRE + "Resume PrEP with F/TAF 200/25 mg daily today."),
     # the diagnosis and the clearance in other words (eCrCl is the CDC guideline's abbreviation)
     (None, "Creatinine 1.87 mg/dL now; eCrCl 53 mL/min. Tenofovir tubulopathy. " + INJ_PLAN),
-    (None, "Creatinine 1.87 mg/dL now; CrCl 53 mL/min. Tenofovir-associated tubular injury. " + INJ_PLAN),
+    (None, "Creatinine 1.87 mg/dL now; CrCl 53 mL/min. Tenofovir-associated tubular injury. "
+     + INJ_PLAN),
     (None, "Creatinine 1.87 mg/dL now; CrCl 53 mL/min. Renal tubular dysfunction from tenofovir "
            "disoproxil. " + INJ_PLAN),
-    (None, "Creatinine 1.87 mg/dL now; CrCl 53 mL/min. TDF-related proximal tubule damage. " + INJ_PLAN),
-    (None, "Creatinine 1.87 mg/dL now; CrCl 53 mL/min. This is tenofovir disoproxil toxicity to the "
-           "proximal tubule. " + INJ_PLAN),
+    (None, "Creatinine 1.87 mg/dL now; CrCl 53 mL/min. TDF-related proximal tubule damage. "
+     + INJ_PLAN),
+    (None, "Creatinine 1.87 mg/dL now; CrCl 53 mL/min. This is tenofovir disoproxil toxicity to "
+           "the proximal tubule. " + INJ_PLAN),
+    # the start gated on the negative HIV test it needs
+    (None, INJ + "HIV Ag/Ab today; if neg, start F/TAF 200/25 mg 1 tab PO daily. Stop naproxen; "
+     "no NSAIDs."),
     # creatine: a CrCl from ideal body weight beside the actual-weight value
     (CREATINE, "Current creatinine 1.56 mg/dL. CrCl 58 mL/min by ideal body weight, 82 by actual "
                "weight. Cystatin C normal; creatinine rise is due to creatine supplementation. "
@@ -95,9 +102,16 @@ WRONG = [
      CRE + "Keep PrEP on hold until the creatinine is repeated off creatine."),
     (CREATINE, "prep_plan_documented", CRE + "Stop F/TDF."),
     # F/TAF on demand (2-1-1 is not established for F/TAF) or twice daily
-    (None, "prep_plan_documented", INJ + "Start F/TAF 200/25 mg on-demand 2-1-1 (2 tabs 2-24 h before "
-     "sex, then 1 tab at 24 h and 48 h). Stop naproxen; avoid NSAIDs."),
-    (None, "prep_plan_documented", INJ + "Start F/TAF 200/25 mg as needed before sex. Stop naproxen."),
+    (None, "prep_plan_documented", INJ + "Start F/TAF 200/25 mg on-demand 2-1-1 (2 tabs 2-24 h "
+     "before sex, then 1 tab at 24 h and 48 h). Stop naproxen; avoid NSAIDs."),
+    (None, "prep_plan_documented", INJ + "Start F/TAF 200/25 mg as needed before sex. "
+     "Stop naproxen."),
+    # a start gated on anything but the HIV test is no commitment
+    (None, "prep_plan_documented", INJ + "If the creatinine improves, start F/TAF 200/25 mg "
+     "daily. Stop naproxen; avoid NSAIDs."),
+    # the second strength of the combination tablet counts too
+    (None, "prep_plan_documented", INJ + "Start emtricitabine/tenofovir alafenamide 200 mg/10 mg "
+     "-> 1 tablet daily. Stop naproxen; avoid NSAIDs."),
     (None, "prep_plan_documented", INJ + "Start F/TAF 200/25 mg twice daily. Stop naproxen."),
     (None, "prep_plan_documented", INJ + "Start F/TAF 400 mg daily. Stop naproxen; avoid NSAIDs."),
 ]
@@ -162,8 +176,8 @@ def _msg(text):
 def test_message_gives_the_right_advice():
     """The message is graded on what it advises, not only on the names it contains."""
     assert _run(_actions())["pcp_message_sent"]
-    assert not _run(_actions(drop=(MSG,), extra=[_msg("Resume Truvada (F/TDF); no need for TAF.")]))[
-        "pcp_message_sent"]
+    wrong = _msg("Resume Truvada (F/TDF); no need for TAF.")
+    assert not _run(_actions(drop=(MSG,), extra=[wrong]))["pcp_message_sent"]
     assert _run(_actions(CREATINE), CREATINE)["pcp_message_sent"]
     for wrong in ("Keep PrEP on hold until the creatinine is rechecked off creatine.",
                   "CrCl below 60: stop F/TDF and hold PrEP for now."):
