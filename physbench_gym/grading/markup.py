@@ -248,6 +248,11 @@ _SPOKEN_PERIOD = re.compile(
 _SPOKEN_COMMA = re.compile(r"\s+comma\b\s*", re.IGNORECASE)
 
 
+# 'Antipsychotic (risperidone)-induced hyperprolactinemia': the bracketed cause is the word.
+_BRACKETED_CAUSE = re.compile(r"\(([A-Za-z][\w -]{1,40})\)-(induced|related|associated|mediated)\b",
+                              re.IGNORECASE)
+
+
 def spoken_punctuation(text: str) -> str:
     """'... held 3 weeks ago period his latest creatinine ...' -> '... ago. his latest ...'."""
     said = {m.group(0).lower() for m in _DICTATED.finditer(text)}
@@ -275,6 +280,7 @@ def normalize_characters(text: str) -> str:
     text = _BOLD_NUMBER.sub(r"\1\2", text)
     text = _BRITISH_WORD.sub(_american, _APPROX_DOT.sub(r"\1", text))
     text = _CONTRACTION.sub(_uncontracted, text)
+    text = _BRACKETED_CAUSE.sub(r"\1-\2", text)
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
     text = spoken_punctuation(text.replace("\t", " ").replace("\r", ""))

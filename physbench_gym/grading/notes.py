@@ -686,7 +686,10 @@ _FUNCTION_WORDS = frozenset({"and", "or", "by", "on", "in", "at", "with", "per",
                              "to", "is", "are", "was", "based", "according", "given", "as",
                              "but", "because", "since", "so", "the", "a", "an", "than",
                              "under", "using", "from", "via", "through", "after", "when", "if",
-                             "which", "that", "while", "despite"})
+                             "which", "that", "while", "despite",
+                             # adverbs of how often or when: 'UPT neg x2', 'negative twice'
+                             "x", "twice", "thrice", "both", "again", "times", "once", "each",
+                             "today", "now", "yesterday", "repeatedly", "consistently"})
 
 
 class Schedule(Args):
@@ -979,15 +982,21 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         re.search(r"(?:->|:)\s*$", clause.text[:mention.start]))  # 'high risk: -> CT chest'
     plan_line = clause.section == "plan" or clause.kind == "row" or (
         clause.section in ("body", "assessment", "question") and line_start)
+    hedged = not clause.cue_categories.isdisjoint({POSSIBLE, ALTERNATIVE}) and not (
+        not mention.has(POSSIBLE, ALTERNATIVE) and _PURPOSE_AFTER.search(clause.text, mention.end))
     if plan_line and (mention.quantities or args.dose is None) and not (
-            _SUBJECT_OF.match(clause.text, mention.end)) and clause.cue_categories.isdisjoint(
-            {POSSIBLE, ALTERNATIVE}):  # 'Prednisone 1 mg/kg ... could be considered'
+            _SUBJECT_OF.match(clause.text, mention.end)) and not hedged:
+        # 'Prednisone 1 mg/kg ... could be considered' is hedged; 'MRI now, to exclude an
+        # adenoma' is not (the hedge is the adenoma's)
         return next((a for a in args.action if a in IMPLICIT_OK), None)
     return None
 
 
 
 
+_PURPOSE_AFTER = re.compile(r"\b(?:to|in order to)\s+(?:exclude|rule out|r/o|evaluate for|"
+                            r"assess for|"
+                            r"look for|screen for|check for)\b", re.IGNORECASE)
 _COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\s+"
                             r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.

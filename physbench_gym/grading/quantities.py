@@ -209,7 +209,7 @@ def _calendar_dates(clause: str, today: date | None) -> list[Quantity]:
             if when > today:
                 found.append(Quantity(float((when - today).days), "d", match.start(),
                                       match.end(), role="date"))
-            else:
+            elif when < today:  # today's own date dates nothing: 'Today (2026-06-03): ...'
                 found.append(Quantity(0.0, "", match.start(), match.end(), role="past"))
     return found
 
@@ -270,7 +270,8 @@ def dates_past(clause: str, today: date | None) -> bool:
 
 
 # A code, not a value: 'LOINC 3016-3', 'CPT 80053', 'RxNorm 617314', 'ICD-10 E03.9'.
-_CODE = re.compile(r"\b(?:LOINC|CPT|RxNorm|RXCUI|SNOMED(?:\s*CT)?|ICD-?10(?:-CM)?|HCPCS|NDC)"
+_CODE = re.compile(r"\b(?:LOINC|CPT|RxNorm|RXCUI|SNOMED(?:\s*CT)?|ICD-?10(?:-CM)?|HCPCS|NDC|MRN"
+                   r"|medical record(?:\s+(?:number|no\.?|#))?|DOB|date of birth)"
                    r"(?:\s+code)?[\s:#]*[A-Z]?\d[\w.-]*", re.IGNORECASE)
 
 

@@ -939,7 +939,8 @@ def _if_has_own_consequence(text: str, at: int, verb_starts: Iterable[int]) -> b
 
 
 _CONDITION_THEN = re.compile(r"[^,;.()]{3,80},\s*(?:then\s+)?")
-_NOT_THE_MENTIONS_IF = re.compile(r"\s[-:;]\s|,\s*\d[\d.]*\s+\w+$|,\s+(?:and|but|so)\s+\w+$")
+_NOT_THE_MENTIONS_IF = re.compile(r"\s[-:;]\s|,\s*\d[\d.]*\s+\w+$|,\s+(?:and|but|so)\s+\w+$"
+                                  r"|,\s+or\s+\w+\s+\w+")  # 'X, or add Y 5 mg if ...': Y's if
 # 'nitrofurantoin ... so it should be avoided': a verb whose subject is a pronoun for the drug.
 _PRONOUN_BEFORE = re.compile(r"\b(?:it|this|they|these|them|which)\s+(?:\w+\s+){0,3}$",
                              re.IGNORECASE)
@@ -986,6 +987,15 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = [dataclasses.replace(m, negated=False, statuses=m.statuses | {COUNTERFACTUAL})
                 if m.group == "finding" and _NOT_CAUSED.search(text, 0, m.start) else m
                 for m in mentions]  # 'hypertension does not cause isomorphic hematuria'
+    mentions = _symptom_triggered(text, mentions)
+    mentions = [dataclasses.replace(m, negated=False, action=Action(
+                    "increase", "more", m.start, negated=True))
+                if m.negated and m.action is None and m.group == "drug"
+                and _MORE_OF.search(text, 0, m.start) else m
+                for m in mentions]  # 'she does not need more hydrocortisone': the same dose
+    mentions = [dataclasses.replace(m, statuses=m.statuses - {POSSIBLE} | {COUNTERFACTUAL})
+                if m.action is None and _HARM_IT_CAN_DO.match(text, m.end) else m
+                for m in mentions]  # 'dopamine agonists can destabilise psychiatric illness'
     if rule := _THRESHOLD_RULE.search(text):  # 'the threshold of 60 mL/min at which tenofovir
         end = re.compile(r"[,;:(]|\s[-–]\s").search(text, rule.end())  # DF may be used'
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
@@ -1000,7 +1010,9 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _adopt_orphans(mentions, found)
     mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
-    mentions = _arrow_dose_change(text, mentions)
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
+                if past_dated and m.action is not None and m.action.text == "->" else m
+                for m in _arrow_dose_change(text, mentions)]  # 'cut 0.1 -> 0.05 mg in 1/2025'
     if text.rstrip().endswith("?") or line.section == "question" and line.text.rstrip(
             ).endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
@@ -1020,6 +1032,41 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                   tuple(mentions), found, tuple(q_status), actions, past_dated)
 
 
+def _symptom_triggered(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Fever / sore throat -> stop methimazole', 'double hydrocortisone for fever > 38 C',
+    'stop MMI and call for fever': a safety rule for a symptom, not today's plan."""
+    colon = text.find(":", 0, 40)  # 'She needs to know: fever or sore throat = stop it'
+    opening = _SYMPTOM_OPENS.match(text) or colon >= 0 and _SYMPTOM_OPENS.match(text, colon + 1)
+    def own_part_end(at: int) -> int:  # 'Sick-day rules reviewed: if she has a fever, ...'
+        colon = text.find(":", at)
+        return colon if colon >= 0 else len(text)
+
+    return [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
+            if m.action is not None and not m.action.negated and (
+                opening or _SYMPTOM_AFTER.search(text, m.end, own_part_end(m.end))) else m
+            for m in mentions]
+
+
+_SYMPTOM = (r"(?:fevers?|febrile|(?:a\s+)?(?:high\s+)?temperature|sore\s+throat|pharyngitis|"
+            r"rash|jaundice|dark\s+urine|mouth\s+ulcers?|vomiting|diarrh(?:o)?ea|chills|"
+            r"flu-like\s+symptoms|signs\s+of\s+infection|an?\s+infection|intercurrent\s+illness)")
+_SYMPTOM_AFTER = re.compile(
+    r"\b(?:for|with|if|when|whenever|in\s+case\s+of|on|during|at\s+the\s+first\s+sign\s+of|"
+    r"(?:if|when|should)\s+(?:she|he|they|the\s+patient)\s+(?:develops?|gets?|has|have|"
+    r"notices?|experiences?|runs?))\s+(?:(?:a|any|new|the|significant|high)\s+)*" + _SYMPTOM
+    + r"\b", re.IGNORECASE)
+_SYMPTOM_OPENS = re.compile(r"\W*(?:(?:new|any)\s+)?" + _SYMPTOM + r"(?:\s*(?:/|,|or|and)\s*"
+                            r"(?:[\w-]+\s*){1,2})*\s*(?:->|=>|:|=)", re.IGNORECASE)
+
+
+_MORE_OF = re.compile(r"(?<!\bno )(?<!\bany )\b(?:more|extra|additional|a\s+higher\s+dose\s+of|"
+                      r"higher\s+doses?\s+of)"
+                      r"\s+(?:of\s+)?(?:the\s+|her\s+|his\s+|their\s+)?$", re.IGNORECASE)
+# What a drug can do (harm), said of the drug: a warning, not an offer of it.
+_HARM_IT_CAN_DO = re.compile(
+    r"\s+(?:can|could|may|might|will|would)\s+(?:also\s+|even\s+)?(?:worsen|destabili[sz]e|"
+    r"cause|trigger|precipitate|exacerbate|induce|provoke|aggravate|prolong|interact|harm|mask|"
+    r"unmask|lead\s+to|result\s+in|impair|damage)\b", re.IGNORECASE)
 # A limit and what the label allows at it: 'below the 60 mL/min at which X may be used'.
 _THRESHOLD_RULE = re.compile(r"\b(?:threshold|cut-?off|limit|level|value|clearance|egfr|crcl)"
                              r"\s+(?:(?:of\s+)?(?:[<>]=?\s*)?\d[\d.]*\s*(?:[\w/.]+\s+)?)?"
@@ -1562,6 +1609,25 @@ _NOW = re.compile(r"\b(?:today|this morning|this afternoon|currently|at present|
                   r"right now)\b", re.IGNORECASE)
 
 
+def _passive_then_comma(verb: Any, span: Any) -> bool:
+    """'Changing the drug is preferred, and cabergoline can worsen psychosis': a passive verb
+    has its subject before it; what follows its comma is not its object."""
+    gap = span.doc[verb.end:span.start].text
+    copula = verb[-1].lower_ in _COPULAS or verb.start > 0 and (
+        verb.doc[verb.start - 1].lower_ in _COPULAS)
+    return bool(copula and _PREDICATE_THEN_CLAUSE.match(gap) or _CLAUSE_ENDS.search(gap))
+
+
+_PREDICATE_THEN_CLAUSE = re.compile(r"\s*(?:[a-z]+\s*)?,\s*(?:and|but|while|whereas)\b",
+                                    re.IGNORECASE)
+_CLAUSE_ENDS = re.compile(r"\b(?:is|are|was|were)\s+(?:\w+\s+)?\w+\s*,\s*(?:and|but|while|"
+                          r"whereas)\b", re.IGNORECASE)  # 'Changing the drug is preferred, and'
+
+
+
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "been"})
+
+
 def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
             verbs: list[tuple[Any, str, str]]) -> tuple[Action | None, Any]:
     """The plan verb governing a concept: the nearest 'before' verb preceding it in the
@@ -1571,6 +1637,7 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
               and not _boundary_between(span.doc[s.end:span.start])
               and not _closes_aside(span.doc[s.end:span.start].text)
               and not _NEW_NEGATION.search(span.doc[s.end:span.start].text)
+              and not _passive_then_comma(s, span)
               and _governs(s, span, spans)]
     after = None
     last = _list_end(spans, i)  # 'IgE and skin testing, including food panels, are not ...'
@@ -1763,7 +1830,8 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
 
 _PRONOUN_OBJECT = re.compile(r"^(?:it|them|those|these|(?:both|all|either|each|neither) of "
                              r"(?:them|those|these))\s*(?:,|;|$)")
-_SWITCH_OBJECT = re.compile(r"^\s*(?:to|with|by|for|onto)\b\s*(?:(?:an?|the)\s*)?$",
+_SWITCH_OBJECT = re.compile(r"^\s*(?:(?:over\s+|across\s+)?to|with|by|for|onto)\b"
+                            r"\s*(?:(?:an?|the)\s*)?$",
                             re.IGNORECASE)
 _NAMES_MEMBER = re.compile(r"^\s*(?:with|using|via|in the form of|namely|specifically|:|-)\s*$",
                            re.IGNORECASE)

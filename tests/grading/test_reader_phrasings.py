@@ -44,6 +44,18 @@ NO_FTC_TDF = {"note_never": {"concept": ["ftc_tdf"]}}
 CRCL_53 = {"note_value": {"concept": ["crcl"], "value": 53, "tolerance": 3}}
 CREATININE_1_87 = {"note_value": {"concept": ["creatinine"], "value": 1.87, "tolerance": 0.03}}
 TENOFOVIR_TUBULOPATHY = {"note_finding": {"concept": ["tenofovir_tubulopathy"]}}
+METFORMIN_CONTINUED = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
+METFORMIN_UP = {"note_decision": {"concept": ["metformin"], "action": ["increase"]}}
+LISINOPRIL_KEPT = {"note_decision": {"concept": ["lisinopril"],
+                                     "action": ["continue", "keep_dose"]}}
+NO_METFORMIN = {"note_never": {"concept": ["metformin"]}}
+NO_PITUITARY_MRI = {"note_never": {"concept": ["pituitary_mri"],
+                                   "action": ["start", "order", "endorse", "allow", "implicit"]}}
+START_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["start"]}}
+PROLACTIN_92 = {"note_value": {"concept": ["prolactin_level"], "value": 92, "tolerance": 0.5}}
+NEGATIVE_PREGNANCY_TEST = {"note_category": {"subject": ["pregnancy_test"],
+                                             "category": ["antibody_result_negative"],
+                                             "others": ["antibody_result_positive"]}}
 CONTINUE_DENOSUMAB = {"note_decision": {"concept": ["denosumab"], "action": ["continue", "start"]}}
 STOP_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["stop"]}}
 WARM_AIHA = {"note_finding": {"concept": ["warm_aiha"], "opposite": ["cold_agglutinin"]}}
@@ -1162,6 +1174,55 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
                             "proximal tubulopathy from tenofovir comma naproxen piling on", True),
     (TENOFOVIR_TUBULOPATHY, "the proteinuria is glomerular period my impression is not a "
                             "proximal tubulopathy comma it is IgA nephropathy", False),
+    # a stop or a dose change for a symptom is a safety rule, not today's plan
+    (METFORMIN_CONTINUED, "Continue metformin 500 mg twice daily. Fever or vomiting -> stop "
+                          "metformin and call us.", True),
+    (METFORMIN_CONTINUED, "Continue metformin. She knows to stop metformin and call for fever "
+                          "or vomiting.", True),
+    (METFORMIN_CONTINUED, "Continue metformin 500 mg twice daily. Stop metformin and call us "
+                          "with the results.", False),
+    # 'does not need more' keeps the dose; 'does not need' stops it
+    (LISINOPRIL_KEPT, "To answer your question, she does not need more lisinopril.", True),
+    (LISINOPRIL_KEPT, "To answer your question, she does not need lisinopril.", False),
+    # a drug after 'X is preferred, and' is not what is preferred; what a drug can do is a
+    # warning, not an offer
+    (NO_METFORMIN, "Changing the diet is preferred, and metformin can cause B12 deficiency.",
+     True),
+    (NO_METFORMIN, "Metformin can worsen the lactic acidosis risk at this eGFR.", True),
+    (NO_METFORMIN, "Changing the diet is preferred, and metformin can be added.", False),
+    # the hedge of 'to exclude an adenoma' is the adenoma's, not the MRI's
+    (NO_PITUITARY_MRI, "Plan:\n- No pituitary MRI now; it is not needed to exclude an adenoma.",
+     True),
+    (NO_PITUITARY_MRI, "Plan:\n- Pituitary MRI with gadolinium now, to exclude an adenoma.",
+     False),
+    # a trailing 'if' after ', or add ...' conditions the second option only; 'over to'
+    (START_SERTRALINE, "Switch fluoxetine to sertraline, or add sertraline 25 mg daily if "
+                       "switching is not advisable.", True),
+    (START_SERTRALINE, "Switch fluoxetine to sertraline if switching is advisable.", False),
+    (START_SERTRALINE, "I recommend that he be switched from fluoxetine over to sertraline.",
+     True),
+    (START_SERTRALINE, "I recommend that he be switched from sertraline over to fluoxetine.",
+     False),
+    # ', and the ...' opens a clause the negation before it does not reach
+    (TENOFOVIR_TUBULOPATHY, "No fever and no rash, and the picture fits a tenofovir "
+                            "tubulopathy.", True),
+    (TENOFOVIR_TUBULOPATHY, "No fever and no rash and no tenofovir tubulopathy.", False),
+    # a bracketed cause before '-induced'
+    (TENOFOVIR_TUBULOPATHY, "Tenofovir (TDF)-induced tubulopathy.", True),
+    (TENOFOVIR_TUBULOPATHY, "Tenofovir (TDF) was stopped; no tubulopathy.", False),
+    # a medical record number is no lab value
+    (PROLACTIN_92, "Re: elevated prolactin, Jane Doe (MRN 99682300). Latest prolactin is "
+                   "92 ng/mL.", True),
+    (PROLACTIN_92, "Re: elevated prolactin, Jane Doe (MRN 99682300). Latest prolactin is "
+                   "83 ng/mL.", False),
+    # 'x2', 'twice' say how often, not what the result qualifies
+    (NEGATIVE_PREGNANCY_TEST, "UPT neg x2.", True),
+    (NEGATIVE_PREGNANCY_TEST, "The pregnancy test was negative both times.", True),
+    (NEGATIVE_PREGNANCY_TEST, "UPT positive x2.", False),
+    # a dose change dated in the past is history
+    (METFORMIN_UP, "Metformin cut 1000 -> 500 mg in January 2025 for GI upset. Now increase "
+                   "metformin to 1000 mg.", True),
+    (METFORMIN_UP, "Metformin cut 1000 -> 500 mg in January 2025 for GI upset.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
@@ -1219,6 +1280,12 @@ def test_the_date_a_time_is_counted_from_does_not_date_the_plan():
 def test_a_threshold_named_after_its_value_is_a_reference():
     found = quantities("normal suppression, below the 1.8 ug/dL cut-off")
     assert [(q.value, q.role) for q in found] == [(1.8, "reference")]
+
+
+def test_today_s_own_date_dates_nothing():
+    today = date(2026, 6, 3)
+    assert not dates_past("Today (2026-06-03): venlafaxine 150 -> 75 mg", today)
+    assert dates_past("On 2026-06-02: venlafaxine 150 -> 75 mg", today)
 
 
 def test_a_month_of_a_year_is_a_date_ahead_from_its_first_day():
