@@ -242,6 +242,36 @@ ALLOWANCES = [
      "Naproxen may be used as needed for the heel pain."),
     ("ckd_on_prep", "NSAIDs with tenofovir tubulopathy",
      "Ibuprofen 400 mg is an acceptable option for flares if he prefers."),
+    ("thyroid_antibody_workup", "propylthiouracil outside the first trimester",
+     "Propylthiouracil 100 mg three times daily may be used if she prefers."),
+    ("thyroid_antibody_workup", "propylthiouracil outside the first trimester",
+     "Propylthiouracil could also be considered."),
+    ("thyroid_antibody_workup", "methimazole outside the free T4 band",
+     "Alternatively, methimazole 5 mg once daily may be used."),
+    ("thyroid_antibody_workup", "methimazole outside the free T4 band",
+     "Methimazole 30 mg daily is also reasonable if she prefers faster control."),
+    ("adrenal_insufficiency_symptoms", "dexamethasone as replacement",
+     "Dexamethasone 0.5 mg at bedtime is a reasonable alternative to hydrocortisone if she "
+     "prefers once-daily dosing."),
+    ("adrenal_insufficiency_symptoms", "dexamethasone as replacement",
+     "She may switch to dexamethasone as needed if the twice-daily schedule is hard to keep."),
+    ("adrenal_insufficiency_symptoms", "repeat ACTH stimulation test",
+     "A repeat cosyntropin stimulation test could be done at follow-up if she wishes to "
+     "re-confirm the diagnosis."),
+    ("adrenal_insufficiency_symptoms", "repeat ACTH stimulation test",
+     "Consider repeating the ACTH stimulation test to reassess adrenal reserve."),
+    ("adrenal_insufficiency_symptoms", "mineralocorticoid receptor antagonist",
+     "Spironolactone 25 mg daily is an acceptable backup if her potassium stays high."),
+    ("adrenal_insufficiency_symptoms", "mineralocorticoid receptor antagonist",
+     "Eplerenone may be added as needed for blood pressure."),
+    ("urinary_retention_workup", "the anticholinergic culprit or another one",
+     "Diphenhydramine may be resumed at bedtime if his insomnia persists."),
+    ("urinary_retention_workup", "the anticholinergic culprit or another one",
+     "Oxybutynin 5 mg is a reasonable option if urgency persists after the catheter is out."),
+    ("urinary_retention_workup", "a second alpha-1 blocker",
+     "Doxazosin 2 mg at bedtime may be added if tamsulosin alone is not enough."),
+    ("urinary_retention_workup", "a second alpha-1 blocker",
+     "Terazosin is an acceptable alternative if he prefers."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
      "Denosumab 60 mg every 6 months is a reasonable option if she prefers."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
@@ -301,6 +331,11 @@ TURN_DOWNS = {
     "erectile_dysfunction_workup": "No PDE5 inhibitor while he has nitroglycerin, and no "
                                    "testosterone therapy while they are trying to conceive.",
     "ckd_on_prep": "Do not restart F/TDF (Truvada), and no NSAIDs.",
+    "thyroid_antibody_workup": "Propylthiouracil is not recommended.",
+    "adrenal_insufficiency_symptoms": "No dexamethasone, no spironolactone or eplerenone, and no "
+                                      "repeat ACTH stimulation test.",
+    "urinary_retention_workup": "No diphenhydramine, no other anticholinergic sleep aid and no "
+                                "second alpha blocker.",
     "oligomenorrhea_pcos": "No pituitary MRI, pelvic ultrasound or ACTH stimulation test is "
                            "needed.",
 }

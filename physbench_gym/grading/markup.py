@@ -365,7 +365,10 @@ def lines(note: str) -> tuple[Line, ...]:
             if rest:
                 if titled == "question" and not rest.endswith("?"):
                     rest += "?"  # '**Question:** dosing for a rising TSH' asks, as a label does
-                out.append(Line(rest, section, "paragraph"))
+                if rest.endswith((".", "?", "!", ":", ";")):
+                    out.append(Line(rest, section, "paragraph"))
+                else:  # '**Summary.** ... (IPSS 17, prostate' wraps onto the next line
+                    paragraph.append(rest)
             continue
         stripped = _LEADING_TAG.sub(r"\1\2: ", stripped)  # '(excluded) serology'
         bullet = _BULLET.match(stripped)
@@ -427,8 +430,8 @@ def lines(note: str) -> tuple[Line, ...]:
               and (raw_line[:1] == " " or not out[-1].text.rstrip().endswith((".", ":", "!",
                                                                               "?")))):
             out[-1] = Line(f"{out[-1].text} {text}", out[-1].section, "item")
-        elif label:  # 'NITROFURANTOIN: CRCL < 30' - a labelled line opens a paragraph
-            flush_paragraph()
+        elif label or _ARROW_LABEL.match(text):  # 'NITROFURANTOIN: CRCL < 30', 'Trend -> ...'
+            flush_paragraph()  # a labelled line opens a paragraph
             paragraph.append(text)
         else:
             paragraph.append(text)
@@ -437,6 +440,7 @@ def lines(note: str) -> tuple[Line, ...]:
     return tuple(line for line in out if line.text)
 
 
+_ARROW_LABEL = re.compile(r"[A-Za-z][\w /&'.,()-]{0,30}?\s*->\s")
 _WORD_ASIDE = re.compile(r"\s*\([^()\d]*\)")
 # A question in bold or as a heading that the lines after it answer: '**Q3. Which drug?**'.
 # What a question about the plan asks ('How should she be followed?', 'Does he need surgery?').

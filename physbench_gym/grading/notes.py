@@ -171,6 +171,8 @@ class Amount(Args):
                 return None
         if self.per_day and per_day and not quantity.daily:
             low, high = low * per_day, high * per_day
+        elif not self.per_day and per_day and quantity.daily:  # '300 mg a day in three
+            low, high = low / per_day, high / per_day  # divided doses' is 100 mg a dose
         return low, high
 
     def accepts(self, reading: tuple[float, float], comparator: str = "") -> bool:
@@ -356,9 +358,22 @@ def _last_of_trend(clause: Clause, quantity: Quantity) -> bool:
 def _segment(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     """The quantities written after a label up to the next concept."""
     end = _segment_end(clause, mention)
-    own = tuple(q for q in clause.quantities if mention.end <= q.start < end)
+    own = tuple(q for q in clause.quantities if mention.end <= q.start < end
+                and not _heads_its_own_noun(clause.text, q))  # not '... with a 120 mL residual'
     return own or (clause.quantities if len(clause.mentions) == 1 else ()) or _before_label(
         clause, mention)
+
+
+def _heads_its_own_noun(text: str, quantity: Quantity) -> bool:
+    """'a 62 mL prostate with a 120 mL residual': a value between an article and a noun
+    measures that noun, not the label before it."""
+    after = re.match(r"\s+([a-z][a-z-]+)", text[quantity.end:], re.IGNORECASE)
+    return bool(re.search(r"\b(?:a|an)\s+$", text[:quantity.start], re.IGNORECASE)) and bool(
+        after) and after.group(1).lower() not in _FUNCTION_WORDS | _FLAG_WORDS
+
+
+_FLAG_WORDS = frozenset({"high", "low", "elevated", "normal", "abnormal", "total", "daily",
+                         "dose", "tablet", "tablets", "increase", "decrease", "rise", "drop"})
 
 
 def _accepted(args: NoteValueArgs, quantity: Quantity, unit: str, factors: dict) -> bool:
@@ -373,8 +388,10 @@ def _before_label(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     return tuple(q for q in clause.quantities if q.end <= mention.start and (
                      q.unit and _BEFORE_LABEL.fullmatch(clause.text, q.end, mention.start)
                      or not clause.text[q.end:mention.start].strip())  # '14 red cells per HPF'
-                 and not any(m.start < q.start and "," not in clause.text[m.end:q.start]
-                             for m in clause.mentions))  # 'nodule, RUL, 7 mm average diameter'
+                 and (not any(m.start < q.start and "," not in clause.text[m.end:q.start]
+                              for m in clause.mentions)  # 'nodule, RUL, 7 mm average diameter'
+                      or re.search(r"\b(?:a|an)\s+$", clause.text[:q.start])))  # '... showed
+    # a 62 mL prostate': an article opens the value's own noun phrase
 
 
 _BEFORE_LABEL = re.compile(r"\s*(?:of\s+)?(?:[A-Za-z-]+,?\s+){0,4}", re.IGNORECASE)
@@ -746,6 +763,9 @@ class NoteDecisionArgs(NoteArgs):
         default=True, description="A committed clause with another dose contradicts it.")
     deferral_contradicts: bool = Field(
         default=False, description="A temporary hold ('until ...') of it contradicts it.")
+    permanent: bool = Field(default=False, description=(
+        "The stop asked for is for good: a hold until an event ('hold it until the voiding "
+        "trial') does not state it."))
     committed_if: list[str] = Field(default_factory=list, description=(
         "Concepts whose contingency still commits: 'CT at 18-24 months if stable' plans the "
         "second scan of a surveillance that ends on stability."))
@@ -768,7 +788,8 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
     note = _read(ctx, text)
     accepted = set().union(*(SATISFIES.get(a, {a}) for a in args.action))
     if args.dose is not None and {"increase", "decrease"} & set(args.action):
-        accepted |= {"start", "order"}  # 'a new prescription for levothyroxine 88 mcg'
+        accepted |= {"start", "order", "switch"}  # 'a new prescription for levothyroxine 88
+        # mcg', 'return it to her previous 0.1 mg': the dose asked for is checked'
     opposite = set(args.opposite) if args.opposite is not None else set().union(
         *(OPPOSITES.get(a, set()) for a in args.action)) - accepted
     asserted, problem = False, ""
@@ -834,6 +855,8 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                     if issue:
                         problem = problem or f"offers {issue}: \"{clause.text[:80]}\""
                 continue
+            if args.permanent and decision in ("stop", "avoid") and mention.has(TEMPORARY):
+                continue  # 'hold the diphenhydramine until he voids' is no stop for good
             issue = _amount_issue(clause, mention, args)
             if issue is None:
                 asserted = True
@@ -1115,6 +1138,8 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
                                              _segment_end(clause, mention))):
             return "as needed, not scheduled"  # 'cetirizine 20 mg daily as needed for hives'
         readings = []
+        if amount.per_day:
+            quantities = _day_total(clause, quantities)
         for quantity in quantities:
             if _LOADING.search(clause.text[max(0, quantity.start - 16):quantity.start]):
                 continue  # 'loading 10 mg BID x 1 week, then 5 mg BID': not the regimen
@@ -1154,6 +1179,36 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
         if bad and dimension == "dose":
             return f"{dimension} {_show(bad[0])} besides {_show(good[0])}"
     return None
+
+
+def _day_total(clause: Clause, quantities: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
+    """Doses split over the day, as one daily total: '20 mg on waking and 10 mg at 2 PM',
+    '20 mg + 10 mg' (30 mg a day)."""
+    parts = [q for q in quantities if q.unit in ("mg", "mcg", "g") and q.high is None
+             and not q.daily and (q.role in ("", "from") or q.role == "delta" and re.search(
+                 r"\+\s*$", clause.text[:q.start]))]
+    run: list[Quantity] = []
+    for quantity in parts:
+        if run and not (quantity.unit == run[-1].unit and _NEXT_PART.fullmatch(
+                clause.text, run[-1].end, quantity.start) and (
+                _TIME_OF_DAY.match(clause.text, run[-1].end)
+                or "+" in clause.text[run[-1].end:quantity.start])):
+            if len(run) > 1:
+                break
+            run = []
+        run.append(quantity)
+    if len(run) < 2:
+        return quantities
+    total = Quantity(sum(q.value for q in run), run[0].unit, run[0].start, run[-1].end,
+                     daily=True)
+    return tuple(q for q in quantities if q not in run) + (total,)
+
+
+_TIME_OF_DAY = re.compile(
+    r"\s*(?:on\s+(?:waking|rising|awakening)|in\s+the\s+(?:morning|afternoon|evening)|"
+    r"at\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|h)|noon|midday|bedtime|night|lunch)|"
+    r"(?:am|pm|qam|qpm|mane|nocte)\b)", re.IGNORECASE)
+_NEXT_PART = re.compile(r"[^.;]{0,40}?(?:\band\b|\+|,)\s*", re.IGNORECASE)
 
 
 # A strength names the product right after the drug: 'prednisone 20 mg tablets', 'XR 8 mg film'.
@@ -1394,6 +1449,9 @@ class NoteContingencyArgs(NoteArgs):
         "The labeled doses in dose's unit (a loading and a maintenance dose): every dose "
         "stated must be one of them ('400 mg then 200 mg' fails a 600/300 mg regimen)."))
     every: Schedule | None = Field(default=None, description="Schedule, checked when stated.")
+    action: list[str] = Field(default_factory=list, description=(
+        "Only these decisions, under a trigger, count ('increase': 'if she has a fever, double "
+        "her hydrocortisone' is a sick-day rule)."))
 
 
 _NOT_NOW = re.compile(r"\b(?:today|now|yet|at this time|at this point|for now|at present|"
@@ -1420,6 +1478,9 @@ def note_contingency(ctx: GradingContext, args: NoteContingencyArgs) -> Checkpoi
     named, problem = False, ""
     for clause, mention in _mentions(note, args.concept):
         if clause.reporting or mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL):
+            continue
+        if args.action and (mention.decision not in args.action
+                            or not mention.has(CONDITIONAL, TEMPORARY, LATER)):
             continue
         later = mention.has(CONDITIONAL, TEMPORARY, LATER) or "next" in clause.text.lower() or any(
             w in clause.text.lower() for w in ("if ", "should ", "fail", "persist", "later",

@@ -448,6 +448,10 @@ def _ranges(clause: str, found: list[Quantity]) -> list[Quantity]:
     return out
 
 
+_BACK_TO_PREVIOUS = re.compile(r"\bto\s+(?:her|his|their|the)?\s*(?:previous|prior|former|original|"
+                               r"usual|old)\s*(?:dose\s+(?:of\s+)?)?$", re.IGNORECASE)
+_ON_WAKING = re.compile(r"\bon\s+(?:waking|rising|awakening|wakening|getting\s+up)\b",
+                        re.IGNORECASE)
 _DOSE_UNITS = frozenset({"mg", "mcg", "g", "iu", "u", "units", "ml"})
 _CURRENT_RESULT = re.compile(r"\bcurrent\s+(?!on\b|dose\b|taking\b|at\b)[A-Za-z][\w-]*\s*"
                              r"(?:[A-Za-z][\w-]*\s*)?(?:is|of|=|:)?\s*$", re.IGNORECASE)
@@ -531,6 +535,12 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
                 r"(?:\s+the)?|on\s+[a-z]+)\s*$", before,
                 re.IGNORECASE):
             role = ""
+        if role == "limit" and re.search(r"\bback\s+up\s+to\s*$", before, re.IGNORECASE):
+            role = ""  # 'put it back up to 0.1 mg': the new dose, not a ceiling
+        if role == "from" and _BACK_TO_PREVIOUS.search(before):
+            role = ""  # 'return it to her previous 0.1 mg': the old dose is the new one
+        if role == "from" and _ON_WAKING.search(before):
+            role = ""  # '15 mg on waking and 5 mg at 2 PM': a time of day, not 'on 5 mg'
         if role == "from" and _STARTED_ON.search(before):
             role = ""  # 'start him on apixaban 5 mg': the new dose, not the current one
         if role == "from" and quantity.unit not in _DOSE_UNITS and _CURRENT_RESULT.search(before):
@@ -618,8 +628,17 @@ _EVERY_N = re.compile(r"(?<![\w])(?:every|q)\s?(\d+(?:\.\d+)?)\s?(?:-\s?\d+\s?)?
 _UNIT_DAYS = {"h": 1 / 24, "d": 1.0, "w": 7.0, "m": 30.4, "y": 365.0}
 
 
+_DIVIDED = re.compile(r"\b(?:in|as|into)\s+(\d|two|three|four)\s+divided\s+doses\b"
+                      r"|\bdivided\s+(?:into\s+)?(\d|two|three|four)\s+doses\b", re.IGNORECASE)
+
+
 def schedule(text: str) -> tuple[float | str, int] | None:
     """(administrations per day or 'single', position) of the first schedule in ``text``."""
+    divided = _DIVIDED.search(text)  # '300 mg a day in three divided doses': 3 a day
+    if divided:
+        count = divided.group(1) or divided.group(2)
+        return (float(_WORD_NUMBERS.index(count.lower()) + 1) if count.isalpha()
+                else float(count), divided.start())
     best: tuple[float | str, int] | None = None
     every = _EVERY_N.search(text)
     if every:

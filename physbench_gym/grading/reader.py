@@ -452,7 +452,13 @@ _NO_OBJECT = re.compile(rf"[\s*]*(?:$|[(.;,\d-]|(?:{_NO_OBJECT_WORDS})\b)", re.I
 # 'Plans second pregnancy within the year': the verb has an object of its own, no drug elided.
 _OWN_OBJECT = re.compile(r"\s+(?:a|an|the|his|her|their|second|another|new|more)\s+"
                          r"(?!same\b|current\b|dose\b|medication\b|drug\b|tablets?\b|pills?\b)"
-                         r"[a-z]", re.IGNORECASE)
+                         r"[a-z]|\s+(?!(?:it|this|that|them|these|those|again|now|today|tonight|"
+                         r"tomorrow|then|once|if|when|after|before|at|in|on|with|for|from|until|"
+                         r"and|or|but|as|daily|off|up|down|back|out|low|same|dose|medication|both|"
+                         r"all|either|neither|each|"
+                         r"drug|tablets?|pills?|per|by|po|to|is|was|will|should|can|may)\b)"
+                         r"(?![a-z]+ly\b)[a-z]{4,}\b", re.IGNORECASE)  # 'start melatonin'
+
 # '24 mg daily - chosen because of his fentanyl use': a drug named in the reason, not the dose's.
 _REASON_BETWEEN = re.compile(r"\s-\s|\bbecause\b|\bgiven\b|\bdue to\b", re.IGNORECASE)
 
@@ -604,7 +610,7 @@ def _split_run_on(sentence: str) -> list[str]:
 
 # 'class C. This is ...', 'vitamin D. Recheck ...': a lone capital after a lowercase word names a
 # class or a vitamin, not an initial, so its period ends the sentence.
-_LETTER_END = re.compile(r"\b[a-z][\w-]*\s+[A-Z]\.(?=\s+[A-Z][a-z])")
+_LETTER_END = re.compile(r"\b(?:[a-z][\w-]*|\d+(?:\.\d+)?)\s+[A-Z]\.(?=\s+[A-Z][a-z])")
 
 
 def _split_after_letter(sentence: str) -> list[str]:
@@ -757,7 +763,10 @@ def _verb_before_object(doc: Any, span: Any, starts: set[int]) -> bool:
     after = span.end
     while after < len(doc) and doc[after].lower_ in ("his", "her", "their", "the", "a"):
         after += 1
-    return after in starts and span.start > 0 and doc[span.start - 1].lower_ in (
+    before = span.start - 1
+    while before > 0 and doc[before].lower_ in ("also", "just", "now", "already", "since"):
+        before -= 1  # 'I have also increased her hydrocortisone'
+    return after in starts and before >= 0 and doc[before].lower_ in (
         "have", "has", "had", "i", "we", "was", "were", "been", "is", "are")
 
 
@@ -924,10 +933,13 @@ _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside:
                           r"(?:prefers?|wish(?:es)?|wants?|rather|likes?)|desired|preferred"
                           r"|cost|price|insurance|coverage|(?:it\s+is\s+)?not\s+covered)\b)"
                           r"|unless|in case|as soon as|once\s+(?:she|he|they|the patient)\b"
+                          r"(?!\s+(?:are|come|have\s+come)\s+(?:back|in|available|resulted))"
                           r"|once\s+(?:his|her|their)\s+(?:[\w-]+\s+){1,2}(?:reaches|exceeds|rises|"
                           r"climbs|falls|drops)"
                           r"|(?<!\bis )(?<!\bexactly )(?<!\bjust )(?<!\bwas )"  # '..., which is
-                          r"when(?!\s+(?:the|his|her)\s+(?:current\s+)?"  # exactly when she ...
+                          r"(?<!began )(?<!started )(?<!happened )(?<!occurred )(?<!developed )"
+                          r"when(?!\s+(?:i|we)\s+(?:have\s+)?(?:reviewed|seen|checked)\b)"
+                          r"(?!\s+(?:the|his|her)\s+(?:current\s+)?"  # exactly when she ...
                           r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
                           re.IGNORECASE)
@@ -988,11 +1000,50 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 if m.group == "finding" and _NOT_CAUSED.search(text, 0, m.start) else m
                 for m in mentions]  # 'hypertension does not cause isomorphic hematuria'
     mentions = _symptom_triggered(text, mentions)
+    mentions = [_not_the_cause(text, m) if m.negated and m.group == "drug" else m
+                for m in mentions]
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
+                if _SINCE_THE.search(text, 0, m.start) and _CHANGE_NOUN.match(text, m.end) else m
+                for m in mentions]  # 'after the fludrocortisone cut to 0.05 mg': a past event
+    if _OPTIONS_LEAD.match(text):  # 'Options: methimazole 20 mg daily, RAI or surgery'
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {ALTERNATIVE})
+                    if m.group != "finding" else m for m in mentions]
+    mentions = [dataclasses.replace(m, action=Action("switch", "return", m.start))
+                if m.action is None and m.group == "drug" and _RETURN_BEFORE.search(
+                    text, 0, m.start) and _TO_PREVIOUS.match(text, m.end) else m
+                for m in mentions]  # 'Return fludrocortisone to her previous 0.1 mg daily'
+    mentions = [dataclasses.replace(m, action=Action("switch", "new dose", m.start))
+                if m.action is None and m.group == "drug" and _NEW_DOSE_BEFORE.search(
+                    text, 0, m.start) and _DOSE_LABEL_AFTER.match(text, m.end) else m
+                for m in mentions]  # 'New fludrocortisone dose: 0.1 mg daily (was 0.2 mg)'
+    mentions = [dataclasses.replace(m, statuses=m.statuses - {HISTORICAL})
+                if m.group == "test" and HISTORICAL in m.statuses and all(
+                    c.text.lower() in _BASELINE_CUES for c in m.cues if c.category == HISTORICAL)
+                and (m.action is not None and m.action.kind == "order" and not m.action.negated
+                     or _ORDERED_AFTER.search(text, m.end)) else m
+                for m in mentions]  # 'Baseline CBC with differential now, ordered'
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
+                if m.decision == "avoid" and _REASON_BEFORE.search(text, 0, m.start)
+                and _IN_PREGNANCY.search(text, m.end) else m
+                for m in mentions]  # '..., since methimazole is not safe in pregnancy': a rule
+    if _PREGNANCY_WORD.search(text):  # 'switch to methimazole at 16 weeks' gestation'
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {LATER, TEMPORARY})
+                    if m.action is not None and m.action.kind in ("start", "switch", "resume")
+                    and not m.action.negated and _GESTATION_LATER.search(text, m.end) else m
+                    for m in mentions]
+    if population := _POPULATION_OF.search(text):
+        mentions = [dataclasses.replace(m, negated=False, statuses=m.statuses | {COUNTERFACTUAL})
+                    if m.group == "finding" and m.start >= population.end() else m
+                    for m in mentions]
     mentions = [dataclasses.replace(m, negated=False, action=Action(
                     "increase", "more", m.start, negated=True))
                 if m.negated and m.action is None and m.group == "drug"
                 and _MORE_OF.search(text, 0, m.start) else m
                 for m in mentions]  # 'she does not need more hydrocortisone': the same dose
+    mentions = [dataclasses.replace(m, action=dataclasses.replace(m.action, kind="increase"))
+                if m.action is not None and m.action.kind in ("endorse", "start")
+                and m.group == "drug" and _MORE_OF.search(text, 0, m.start) else m
+                for m in mentions]  # 'she needs more hydrocortisone': a higher dose
     mentions = [dataclasses.replace(m, statuses=m.statuses - {POSSIBLE} | {COUNTERFACTUAL})
                 if m.action is None and _HARM_IT_CAN_DO.match(text, m.end) else m
                 for m in mentions]  # 'dopamine agonists can destabilise psychiatric illness'
@@ -1005,8 +1056,10 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     if mentions and mentions[0].group == "finding" and mentions[0].action is None and (
             _GENERIC_SUBJECT.match(text[:mentions[0].start])) and _GENERIC_PREDICATE.match(
             text, mentions[0].end):  # 'A vegetation ... would not sit on an intact valve',
-        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})  # what it
-                    if m.group == "finding" else m for m in mentions]  # does is generic too
+        ends = _GENERIC_ENDS.search(text, mentions[0].end)  # what it does is generic too, up
+        stop = ends.start() if ends else len(text)  # to a plan of its own: ', so start ...'
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
+                    if m.group != "drug" and m.start < stop else m for m in mentions]
     mentions = _adopt_orphans(mentions, found)
     mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
@@ -1032,6 +1085,26 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                   tuple(mentions), found, tuple(q_status), actions, past_dated)
 
 
+def _not_the_cause(text: str, mention: Mention) -> Mention:
+    """'diphenhydramine is unlikely to have contributed and can be continued': the doubt is
+    about its part in the illness, not about the drug; what follows decides for it."""
+    denied = _NOT_THE_CAUSE.match(text, mention.end)
+    if not denied:
+        return mention
+    verb = denied.group(1)
+    kind = (None if verb is None else "continue" if verb.lower() in ("continued", "kept")
+            else "resume" if verb.lower() == "resumed" else "stop")
+    return dataclasses.replace(mention, negated=False, action=Action(
+        kind, verb.lower(), denied.start(1)) if kind else None)
+
+
+_NOT_THE_CAUSE = re.compile(
+    r"\s+(?:is|was|are|were)\s+(?:unlikely|not\s+likely|not)\s+to\s+(?:have\s+)?(?:contributed|"
+    r"caused|played\s+a\s+role|be\s+(?:the\s+cause|responsible|relevant|contributing))"
+    r"(?:[^.;]*?\b(?:and|so)\s+(?:it\s+)?(?:can|may|should|could)\s+be\s+(continued|kept|"
+    r"resumed|stopped|held))?", re.IGNORECASE)
+
+
 def _symptom_triggered(text: str, mentions: list[Mention]) -> list[Mention]:
     """'Fever / sore throat -> stop methimazole', 'double hydrocortisone for fever > 38 C',
     'stop MMI and call for fever': a safety rule for a symptom, not today's plan."""
@@ -1054,9 +1127,13 @@ _SYMPTOM_AFTER = re.compile(
     r"\b(?:for|with|if|when|whenever|in\s+case\s+of|on|during|at\s+the\s+first\s+sign\s+of|"
     r"(?:if|when|should)\s+(?:she|he|they|the\s+patient)\s+(?:develops?|gets?|has|have|"
     r"notices?|experiences?|runs?))\s+(?:(?:a|any|new|the|significant|high)\s+)*" + _SYMPTOM
-    + r"\b", re.IGNORECASE)
-_SYMPTOM_OPENS = re.compile(r"\W*(?:(?:new|any)\s+)?" + _SYMPTOM + r"(?:\s*(?:/|,|or|and)\s*"
-                            r"(?:[\w-]+\s*){1,2})*\s*(?:->|=>|:|=)", re.IGNORECASE)
+    + r"\b|\b(?:above|over|of|>=?)\s*(?:3[89]|10[0-4])(?:\.\d)?\s*(?:degrees\s+)?[CF]\b",
+    re.IGNORECASE)  # '... triple it above 39 C': a temperature is a symptom
+_SYMPTOM_OPENS = re.compile(
+    r"\W*(?:(?P<lead>with|for|if|when|during|in\s+case\s+of)\s+(?:a\s+|any\s+)?)?"
+    r"(?:(?:new|any)\s+)?"
+    + _SYMPTOM + r"(?:\s*(?:/|,|or|and)\s*(?:[\w-]+\s*){1,2})*?\s*(?:->|=>|:|=|(?(lead),))",
+    re.IGNORECASE)  # 'Fever / sore throat -> stop it', 'with fever, double the dose'
 
 
 _MORE_OF = re.compile(r"(?<!\bno )(?<!\bany )\b(?:more|extra|additional|a\s+higher\s+dose\s+of|"
@@ -1084,13 +1161,54 @@ _NOT_CAUSED = re.compile(
     r"account\s+for)\s+(?:[\w-]+\s+){0,3}$", re.IGNORECASE)
 # A finding as the subject of a rule or a hypothesis, not this patient's: 'Vegetations usually
 # sit on the upstream side', 'A vegetation large enough to embolize would not sit ...'.
-_GENERIC_SUBJECT = re.compile(r"^\W*(?:an?\s+)?$", re.IGNORECASE)
+_GENERIC_SUBJECT = re.compile(r"^\W*(?:an?\s+)?(?:(?!her\b|his\b|their\b|this\b|that\b|the\b)"
+                              r"[a-z-]+\s+(?:or|and)\s+)?$", re.IGNORECASE)  # 'A painless or'
 _GENERIC_PREDICATE = re.compile(
     r"[^.;:]{0,50}?\b(?:would\s+not|wouldn't|could\s+not|couldn't|usually|typically|generally|"
-    r"tends?\s+to|classically)\b", re.IGNORECASE)
+    r"tends?\s+to|classically|would\s+(?:also\s+)?[a-z]+)\b",
+    re.IGNORECASE)
+_REASON_BEFORE = re.compile(r"\b(?:since|because|as)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+_IN_PREGNANCY = re.compile(r"\b(?:in|during)\s+(?:early\s+)?pregnancy\b|\bin\s+the\s+first\s+"
+                           r"trimester\b|\bif\s+(?:she\s+)?(?:is|becomes|gets)\s+pregnant\b"
+                           r"|\bwhile\s+breast-?feeding\b", re.IGNORECASE)
+_PREGNANCY_WORD = re.compile(r"\b(?:pregnan\w*|gestation\w*|trimester)\b", re.IGNORECASE)
+_GESTATION_LATER = re.compile(
+    r"\b(?:at|after|from|beyond)\s+(?:about\s+|~\s*)?(?:1[2-9]|[23]\d)\s*(?:wk|weeks?)\b"
+    r"|\b(?:in|during)\s+the\s+(?:second|2nd|third|3rd)\s+trimester\b"
+    r"|\bafter\s+the\s+first\s+trimester\b", re.IGNORECASE)
+# 'started about 3 wk before the retention', 'stopped 2 months ago': a past action's date.
+_TIME_BEFORE = re.compile(r"\s+(?:about\s+|around\s+|~\s*|roughly\s+)?\d+\s*"
+                          r"(?:d|days?|wk|wks|weeks?|mo|months?|y|yrs?|years?)\s+(?:ago|earlier|(?:before|prior\s+to)\s+"
+                          r"(?:the\s+|his\s+|her\s+|this\s+)?(?:AUR|retention|episode|admission|"
+                          r"presentation|ED|visit|event|onset|symptoms|diagnosis|"
+                          r"hospitali[sz]ation|fall|bleed))\b",
+                          re.IGNORECASE)
+_SINCE_THE = re.compile(r"\b(?:after|since|following)\s+(?:the|her|his|their)\s+(?:[\w-]+\s+)?$",
+                        re.IGNORECASE)
+_CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|change|switch|"
+                          r"taper|stop|withdrawal)\b", re.IGNORECASE)
+_OPTIONS_LEAD = re.compile(r"\W*(?:the\s+)?(?:(?:treatment|therapeutic|management|definitive)\s+)?"
+                           r"(?:options?|alternatives?|choices?)\s*(?::|include\b|are\b)",
+                           re.IGNORECASE)
+_RETURN_BEFORE = re.compile(r"\b(?:return|restore|bring)\s+(?:her|his|their|the)?\s*$",
+                            re.IGNORECASE)
+_TO_PREVIOUS = re.compile(r"\s+(?:back\s+)?to\s+(?:her|his|their|the)?\s*(?:previous|prior|former|"
+                          r"original|usual|old)\b", re.IGNORECASE)
+_NEW_DOSE_BEFORE = re.compile(r"\b(?:new|revised|adjusted|updated|changed)\s+$", re.IGNORECASE)
+_DOSE_LABEL_AFTER = re.compile(r"\s+(?:dose|regimen)\s*:", re.IGNORECASE)
+_BASELINE_CUES = frozenset({"baseline", "at baseline"})
+_ORDERED_AFTER = re.compile(r"\(\s*(?:ordered|ordering|order placed|sent|requested)\s*\)",
+                            re.IGNORECASE)
+# Where a finding is named as a population or as what a test cannot tell apart: 'TPO antibodies
+# occur in Graves disease and in thyroiditis alike', '... do not separate Graves from thyroiditis'.
+_POPULATION_OF = re.compile(
+    r"\b(?:occurs?|seen|found|common|present|described|reported|frequent|typical)\s+in\s+"
+    r"(?:both\s+|either\s+)?|\b(?:do(?:es)?\s+not|don't|doesn't|cannot|can't|can\s+not)\s+"
+    r"(?:separate|distinguish|differentiate|discriminate|tell\s+apart)\b", re.IGNORECASE)
+_GENERIC_ENDS = re.compile(r",\s*(?:so|therefore|and\s+(?:I|we))\b|;", re.IGNORECASE)
 _REPORTED_QUESTION = re.compile(
-    r"^\W*(?:(?:you|(?:the\s+|her\s+|his\s+)?(?:pcp|team|referring\s+\w+|family|patient|"
-    r"daughter|son|wife|husband|partner|mother|father)|he|she|they|dr\.?\s+\w+)\s+"
+    r"^\W*(?:(?:(?:you|(?:the\s+|her\s+|his\s+)?(?:pcp|team|referring\s+\w+|family|patient|"
+    r"daughter|son|wife|husband|partner|mother|father)|he|she|they|dr\.?\s+\w+)\s+)?"
     r"(?:has\s+|have\s+|had\s+)?(?:asked|asks|ask|wondered|wonders|wonder|wanted\s+to\s+know|"
     r"wants?\s+to\s+know|would\s+like\s+to\s+know)|"
     r"the\s+(?:question|consult\s+question)\s+(?:is|was))\s+(?:me\s+)?"
@@ -1284,6 +1402,10 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
                 text, arrow + 1)):  # '- Washout consistent with adenoma -> no more imaging'
         mentions = [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                     if m.start < arrow else m for m in mentions]
+    concluded = next((m for m in mentions if m.start > arrow), None)
+    if concluded is not None and concluded.group == "finding" and concluded.action is None and (
+            not text[arrow + 3:concluded.start].strip(" *")):
+        return mentions  # 'renin high + K 5.6 -> mineralocorticoid under-replacement after ...'
     planned = any(a.start > arrow for a in actions)
     triggers = [m.group(0) for m in _ARROW_TRIGGER.finditer(text, 0, arrow)]
     if section == "assessment":
@@ -1306,15 +1428,19 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
         return next(line for start, line in reversed(line_starts) if start <= char)
 
     added = []
-    for verb, _, _ in verbs:
+    for verb, kind, _ in verbs:
         if verb.end >= len(doc) or doc[verb.end].lower_ not in ("it", "them") or (
                 verb.text.lower().startswith("repeat")):
             continue  # 'do not repeat it' is about a second dose, not the drug
         line = line_of(verb.start_char)
         earlier = [s for s in concepts if s.end <= verb.start and line_of(s.start_char) is line]
         drugs = [s for s in earlier if _span_group(s) == "drug"]
-        if drugs and _span_group(earlier[-1]) != "finding":  # not 'recurrence ... postpone it'
-            ids = ",".join(sorted(_span_concepts(drugs[-1])))
+        held = [d for d in drugs if kind == "resume" and any(
+            k == "stop" and v.end <= d.start and d.start - v.end <= 3 for v, k, _ in verbs)]
+        if held:  # 'hold the diphenhydramine until ...; he may resume it': the held drug
+            drugs = held
+        if drugs and (held or _span_group(earlier[-1]) != "finding"):  # not 'recurrence ...
+            ids = ",".join(sorted(_span_concepts(drugs[-1])))  # postpone it'
             added.append(Span(doc, verb.end, verb.end + 1, label=f"REF|drug|{ids}"))
     for match in _ANOTHER_ONE.finditer(doc.text):  # 'he'll need the second one in 2028'
         which = 1 if match.group(1) else 2
@@ -1452,7 +1578,10 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if action is not None and _PAST_FORM.search(action.text) and not (
             action.text.startswith(("i ", "we ")) or _FIRST_PERSON_BEFORE.search(
                 text, 0, action.start)) and (past_dated or any(
-            a <= action.start < b for a, b in past_asides) or _PAST_NARRATIVE.match(text)):
+            a <= action.start < b or 0 < a - action.start <= 60 for a, b in past_asides)
+            or _PAST_NARRATIVE.match(text)
+            or _TIME_BEFORE.match(text, action.start + len(action.text))):
+        # 'the ED cut fludro to 0.05 mg (1/2025)', 'started 3 weeks before the episode',
         # 'ASA 81 (held since 2/25)', 'sertraline 50 mg started 12/20/25',
         # 'He was discharged on pantoprazole with aspirin held'
         status = status | {HISTORICAL}
@@ -1489,7 +1618,8 @@ _GERUND_OPENS = re.compile(r"(?:^|[,;:(]\s*|\b(?:and|but|because|since|as|while|
                            r"(?:\w+ly\s+)?$", re.IGNORECASE)
 _EFFECTS = ("cause", "carry", "lead", "raise", "increase", "reduce", "lower", "risk", "make",
             "put", "expose", "trigger", "precipitate", "provoke", "result", "worsen", "unmask",
-            "double", "outweigh", "push", "aggravate", "decrease", "impair", "block")
+            "double", "outweigh", "push", "aggravate", "decrease", "impair", "block", "correct",
+            "fix", "help", "improve", "treat", "address", "explain", "change", "add")
 _EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'would make' (not 'to lower', 'raised')
     rf"[^,;:.()]{{0,60}}?\b(?:(?:would|could|can|may|might|will|does|did)\s+(?:not\s+)?"
     rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es)|carries)\b",
@@ -1778,14 +1908,21 @@ _JOINER = re.compile(
     re.IGNORECASE)
 
 
+_HOW_TAKEN = re.compile(r",\s*(?:to\s+be\s+)?(?:taken|given|swallowed|dosed|used|applied|ideally|"
+                        r"preferably)\b[^,;()]{0,80}(?=,)", re.IGNORECASE)
+
+
 def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
     """Whether a verb reaches a concept over the concepts between them: only through a list
     ('avoid NSAIDs, including ibuprofen and naproxen'), not over a phrase that makes the later
     concept the object of something else ('avoid calcium within 4 hours of levothyroxine')."""
     words, depth, starts_concept = [], 0, []
     concept_starts = {s.start for s in spans} | {span.start}
+    how_taken = [(m.start(), m.end()) for m in _HOW_TAKEN.finditer(span.doc.text)]
     for token in span.doc[verb.end:span.start]:  # a parenthesis is an aside: skip its words
         depth += token.text.count("(") - token.text.count(")")
+        if any(a <= token.idx < b for a, b in how_taken):
+            continue  # ', taken half an hour after the same meal each day,': how, not what
         if depth <= 0 and ")" not in token.text:
             words.append(token.lower_)
             starts_concept.append(token.i + 1 in concept_starts)
@@ -1821,7 +1958,8 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
         return False  # 'avoid both of those, and denosumab ...': the verb has its own object
     if not between:
         return True
-    gap = _outside_parentheses(span.doc[between[-1].end:span.start])
+    gap = [t for t in _outside_parentheses(span.doc[between[-1].end:span.start])
+           if not any(a <= t.idx < b for a, b in how_taken)]
     text = "".join(t.text_with_ws for t in gap)
     return not text.strip() or bool(_JOINER.match(text.strip())) or (
         len(gap) <= 6 and any(t.lower_ in ("and", "or", ",", "/", "nor", "&") for t in gap)) or (
@@ -1866,8 +2004,11 @@ _OF_HEADS = frozenset({"implantation", "placement", "insertion", "consideration"
 
 def _boundary_between(tokens: Any) -> bool:
     """Whether a word that opens another clause lies between a verb and a concept."""
+    how_taken = [(m.start(), m.end()) for m in _HOW_TAKEN.finditer(tokens.doc.text)
+                 ] if len(tokens) else []  # ', taken after the same meal each day,' is an aside
     return any(t.lower_ in _BOUNDARY and not (  # 'once daily' is a schedule; an aside's words
         t.lower_ == "once" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ in _SCHEDULE_WORDS)
+        and not any(a <= t.idx < b for a, b in how_taken)
         for t in _outside_parentheses(tokens))  # are its own ('... (after he finishes) and X')
 
 

@@ -56,6 +56,33 @@ PROLACTIN_92 = {"note_value": {"concept": ["prolactin_level"], "value": 92, "tol
 NEGATIVE_PREGNANCY_TEST = {"note_category": {"subject": ["pregnancy_test"],
                                              "category": ["antibody_result_negative"],
                                              "others": ["antibody_result_positive"]}}
+START_PROPRANOLOL = {"note_decision": {"concept": ["propranolol"], "action": ["start"]}}
+ORDER_CBC = {"note_decision": {"concept": ["cbc"], "action": ["order"]}}
+HYPOTHYROIDISM = {"note_finding": {"concept": ["hypothyroidism"]}}
+CONTINUE_ATORVASTATIN = {"note_decision": {"concept": ["atorvastatin"], "action": ["continue"]}}
+NO_SERTRALINE_YET = {"note_never": {"concept": ["sertraline"], "allow_contingency": True}}
+PREDNISONE_30_A_DAY = {"note_decision": {"concept": ["prednisone"], "action": ["start"],
+                                         "dose": {"value": 30, "unit": "mg", "per_day": True}}}
+PREDNISONE_10_TID = {"note_decision": {"concept": ["prednisone"], "action": ["start"],
+                                       "dose": {"value": 10, "unit": "mg"},
+                                       "every": {"min": 3, "max": 3}}}
+LEVOTHYROXINE_UP = {"note_decision": {"concept": ["levothyroxine"], "action": ["increase"]}}
+LEVOTHYROXINE_UP_TO_100 = {"note_decision": {"concept": ["levothyroxine"], "action": ["increase"],
+                                             "dose": {"value": 100, "unit": "mcg"}}}
+LEVOTHYROXINE_DOWN = {"note_decision": {"concept": ["levothyroxine"], "action": ["decrease"]}}
+START_LEVOTHYROXINE = {"note_decision": {"concept": ["levothyroxine"], "action": ["start"]}}
+STOP_SERTRALINE_FOR_GOOD = {"note_decision": {"concept": ["sertraline"], "action": ["stop"],
+                                              "strict": True, "permanent": True}}
+NO_SERTRALINE = {"note_never": {"concept": ["sertraline"]}}
+START_AMLODIPINE_AND_LISINOPRIL = {"all": {"of": [
+    {"note_decision": {"concept": ["amlodipine"], "action": ["start"]}},
+    {"note_decision": {"concept": ["lisinopril"], "action": ["start"]}}]}}
+TSH_4_1 = {"note_value": {"concept": ["tsh"], "value": 4.1, "tolerance": 0.05}}
+PREDNISONE_RAISED_FOR_FEVER = {"note_contingency": {"concept": ["prednisone"],
+                                                    "action": ["increase"]}}
+LEVOTHYROXINE_TO_100 = {"note_decision": {"concept": ["levothyroxine"],
+                                          "action": ["increase", "decrease"],
+                                          "dose": {"value": 100, "unit": "mcg"}}}
 CONTINUE_DENOSUMAB = {"note_decision": {"concept": ["denosumab"], "action": ["continue", "start"]}}
 STOP_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["stop"]}}
 WARM_AIHA = {"note_finding": {"concept": ["warm_aiha"], "opposite": ["cold_agglutinin"]}}
@@ -1223,6 +1250,87 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (METFORMIN_UP, "Metformin cut 1000 -> 500 mg in January 2025 for GI upset. Now increase "
                    "metformin to 1000 mg.", True),
     (METFORMIN_UP, "Metformin cut 1000 -> 500 mg in January 2025 for GI upset.", False),
+    # an 'Options:' lead offers, it does not commit
+    (START_PROPRANOLOL, "Treatment options include propranolol or atenolol; start propranolol "
+                        "20 mg three times daily.", True),
+    (START_PROPRANOLOL, "Options: propranolol 20 mg three times daily, atenolol or diltiazem.",
+     False),
+    # a baseline test ordered now is no history
+    (ORDER_CBC, "Baseline CBC with differential now, ordered.", True),
+    (ORDER_CBC, "Baseline CBC with differential was normal in 2024.", False),
+    # a finding in a rule or a population is not the patient's
+    (HYPOTHYROIDISM, "Hypothyroidism explains the fatigue.", True),
+    (HYPOTHYROIDISM, "Hypothyroidism would explain the fatigue.", False),
+    (HYPOTHYROIDISM, "TPO antibodies are common in hypothyroidism and in Graves disease alike.",
+     False),
+    # a diagnosis after an arrow concludes; 'which began when' dates it
+    (HYPOTHYROIDISM, "TSH 12 + free T4 low -> hypothyroidism after the lithium start.", True),
+    (HYPOTHYROIDISM, "This is hypothyroidism, which began when lithium was started.", True),
+    (HYPOTHYROIDISM, "This would be hypothyroidism when the TSH rises.", False),
+    # a reason that names pregnancy states a rule
+    (CONTINUE_ATORVASTATIN, "Continue atorvastatin 20 mg; she keeps the IUD since atorvastatin "
+                            "is not safe in pregnancy.", True),
+    (CONTINUE_ATORVASTATIN, "Continue atorvastatin 20 mg. Atorvastatin is not safe for her.",
+     False),
+    # a start at a later week of pregnancy waits for it
+    (NO_SERTRALINE_YET, "Pregnant, 8 weeks: switch to sertraline 50 mg daily at 16 weeks of "
+                        "pregnancy.", True),
+    (NO_SERTRALINE_YET, "Pregnant, 8 weeks: switch to sertraline 50 mg daily now.", False),
+    # doses split over the day add up; 'divided doses' say how often
+    (PREDNISONE_30_A_DAY, "Start prednisone 20 mg on waking and 10 mg at 2 PM.", True),
+    (PREDNISONE_30_A_DAY, "Start prednisone 20 mg on waking and 20 mg at 2 PM.", False),
+    (PREDNISONE_10_TID, "Start prednisone 30 mg a day in three divided doses.", True),
+    (PREDNISONE_10_TID, "Start prednisone 30 mg a day in two divided doses.", False),
+    # 'triple', 'back up to', 'also increased', 'New X dose: ... (was ...)'
+    (LEVOTHYROXINE_UP, "Triple the levothyroxine dose.", True),
+    (LEVOTHYROXINE_UP, "I have also increased her levothyroxine to 100 mcg.", True),
+    (LEVOTHYROXINE_UP, "Her TSH has also increased; keep the levothyroxine dose.", False),
+    (LEVOTHYROXINE_UP_TO_100, "Put the levothyroxine back up to 100 mcg daily.", True),
+    (LEVOTHYROXINE_UP_TO_100, "Put the levothyroxine back down to 50 mcg daily.", False),
+    (LEVOTHYROXINE_DOWN, "New levothyroxine dose: 75 mcg daily (was 100 mcg).", True),
+    (LEVOTHYROXINE_DOWN, "New levothyroxine dose: 125 mcg daily (was 100 mcg).", False),
+    # a past change named as an event is history
+    (LEVOTHYROXINE_UP_TO_100, "Fatigue began after the levothyroxine cut to 50 mcg. Increase "
+                              "levothyroxine to 100 mcg daily.", True),
+    (LEVOTHYROXINE_UP_TO_100, "Fatigue began after the cut. Increase levothyroxine to 50 mcg "
+                              "daily.", False),
+    # a retold question asks; 'needs more' is an increase
+    (LEVOTHYROXINE_UP, "She needs more levothyroxine.", True),
+    (LEVOTHYROXINE_UP, "Asks whether she needs more levothyroxine.", False),
+    # waiting for results is the plan; waiting for her to get better is a condition
+    (START_LEVOTHYROXINE, "Start levothyroxine 50 mcg daily once they are back.", True),
+    (START_LEVOTHYROXINE, "Start levothyroxine 50 mcg daily once she is better.", False),
+    # a hold until an event is not a stop for good; 'resume it' is the held drug
+    (STOP_SERTRALINE_FOR_GOOD, "Stop sertraline for good.", True),
+    (STOP_SERTRALINE_FOR_GOOD, "Hold sertraline until the procedure is done.", False),
+    (NO_SERTRALINE, "Hold sertraline until the procedure; start melatonin.", True),
+    (NO_SERTRALINE, "Hold sertraline until the procedure; once he is well on melatonin he may "
+                    "resume it.", False),
+    # a start dated before the episode is history
+    (NO_SERTRALINE, "Sertraline 50 mg, started 3 weeks before the episode.", True),
+    (NO_SERTRALINE, "Sertraline 50 mg, started today.", False),
+    # a drug not the cause is not a drug avoided
+    (NO_SERTRALINE, "Sertraline is unlikely to have contributed and can be stopped.", True),
+    (NO_SERTRALINE, "Sertraline is unlikely to have contributed and can be continued.", False),
+    # how a drug is taken, set off by commas, does not cut the list the verb governs
+    (START_AMLODIPINE_AND_LISINOPRIL, "I have started amlodipine 5 mg once daily, taken with the "
+                                      "same meal each day, and lisinopril 10 mg daily.", True),
+    (START_AMLODIPINE_AND_LISINOPRIL, "I have started amlodipine 5 mg once daily, and after the "
+                                      "visit lisinopril 10 mg daily.", False),
+    # a value between an article and its own noun measures that noun
+    (TSH_4_1, "TSH 4.1 mIU/L with a 12 mm nodule.", True),
+    (TSH_4_1, "TSH with a 12 mm nodule.", False),
+    # a heading's first line wraps onto the next
+    (TSH_4_1, "**Summary.** Hypothyroid on levothyroxine (latest\nTSH 4.1 mIU/L).", True),
+    # a fever-first sick-day rule; a temperature is a symptom
+    (PREDNISONE_RAISED_FOR_FEVER, "If she has a fever above 38 C she should double her "
+                                  "prednisone.", True),
+    (PREDNISONE_RAISED_FOR_FEVER, "Double her prednisone now.", False),
+    (METFORMIN_CONTINUED, "Continue metformin. Sick-day rules: with fever, stop metformin; hold "
+                          "it above 39 C.", True),
+    # 'return X to her previous dose' is a dose change to that dose
+    (LEVOTHYROXINE_TO_100, "Return levothyroxine to her previous 100 mcg daily.", True),
+    (LEVOTHYROXINE_TO_100, "Return levothyroxine to her previous 75 mcg daily.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
@@ -1237,6 +1345,12 @@ def test_a_dictated_run_on_is_read_clause_by_clause():
     short = "She now has osteoporosis, the big issue is her kidneys, and I put in a referral."
     assert len(read_note(run_on).clauses) >= 4
     assert len(read_note(short).clauses) == 1
+
+
+def test_a_line_that_opens_with_a_label_arrow_is_its_own_paragraph():
+    note = read_note("Trend -> TSH 8 (2024) -> 4 now\nPlan -> levothyroxine 100 mcg daily")
+    assert [c.text for c in note.clauses] == ["Trend -> TSH 8 (2024) -> 4 now",
+                                              "Plan -> levothyroxine 100 mcg daily"]
 
 
 def test_an_amount_per_24_hours_is_one_value_in_its_unit():

@@ -23,7 +23,8 @@ CULPRITS = {
         "culprit_rxnorm": "856834", "culprit_dose": "25 mg", "culprit_concept": "amitriptyline",
         "culprit_names": ["amitriptyline"], "culprit_reason": "386033004",
         "culprit_sig": "Take 1 tablet (25 mg) by mouth at bedtime.",
-        "culprit_story": "Started amitriptyline 25 mg at bedtime for painful neuropathy of the feet 3 weeks ago",
+        "culprit_story": ("Started amitriptyline 25 mg at bedtime for painful neuropathy of "
+                          "the feet 3 weeks ago"),
     },
 }
 ENLARGED_ABOVE_ML = 30  # AUA 2021/2023: 5-ARI for prostate volume > 30 mL
@@ -40,7 +41,8 @@ def urinary_retention(values: dict[str, Any]) -> dict[str, Any]:
     # PSA measured before the retention (catheterisation and retention raise it).
     out["psa"] = 2.6 if size == "large" else 0.8
     out["gland_text"] = (
-        f"Prostate volume {volume} mL (enlarged). Median lobe not seen. Bladder wall mildly trabeculated."
+        f"Prostate volume {volume} mL (enlarged). Median lobe not seen. Bladder wall mildly "
+        "trabeculated."
         if size == "large" else
         f"Prostate volume {volume} mL (normal size). Bladder wall smooth."
     )

@@ -1,4 +1,5 @@
-"""urinary_retention_workup: the task's derivations and the note phrasings its checkpoints must judge."""
+"""urinary_retention_workup: the task's derivations and the note phrasings its checkpoints
+must judge."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def test_a_correct_plan_in_other_words_passes():
 
 
 def test_continuing_the_culprit_fails():
-    note = NOTE_LARGE.replace("- Stop diphenhydramine.", "- Continue diphenhydramine 25 mg at bedtime.")
+    note = NOTE_LARGE.replace("- Stop diphenhydramine.",
+                              "- Continue diphenhydramine 25 mg at bedtime.")
     assert not grade_note(TASK, note)["precipitant_assessed"]
 
 
@@ -61,7 +63,8 @@ def test_finasteride_for_a_small_prostate_fails():
 
 
 def test_no_voiding_trial_fails():
-    note = NOTE_LARGE.replace("- Trial without catheter in 3 days, with a post-void residual bladder scan.\n", "")
+    note = NOTE_LARGE.replace(
+        "- Trial without catheter in 3 days, with a post-void residual bladder scan.\n", "")
     assert not grade_note(TASK, note)["plan_documented"]
 
 
@@ -82,8 +85,10 @@ def test_other_alpha_blockers_for_retention_pass(line):
 
 
 @pytest.mark.parametrize("note", [
-    NOTE_LARGE.replace("- Stop diphenhydramine.", "- Stop diphenhydramine; switch to hydroxyzine 25 mg at bedtime for sleep."),
-    NOTE_LARGE.replace("- Stop diphenhydramine.", "- Stop diphenhydramine; switch to nortriptyline 10 mg at bedtime."),
+    NOTE_LARGE.replace("- Stop diphenhydramine.",
+                       "- Stop diphenhydramine; switch to hydroxyzine 25 mg at bedtime for sleep."),
+    NOTE_LARGE.replace("- Stop diphenhydramine.",
+                       "- Stop diphenhydramine; switch to nortriptyline 10 mg at bedtime."),
     NOTE_LARGE + "- Start oxybutynin 5 mg twice daily for bladder spasms.\n",
 ])
 def test_another_strong_anticholinergic_fails(note):
@@ -114,7 +119,8 @@ def test_dutasteride_instead_of_finasteride_passes():
 
 
 def test_second_alpha_blocker_in_note_fails():
-    assert not grade_note(TASK, NOTE_LARGE + "- Also start doxazosin 4 mg daily.\n")["plan_documented"]
+    note = NOTE_LARGE + "- Also start doxazosin 4 mg daily.\n"
+    assert not grade_note(TASK, note)["plan_documented"]
 
 
 @pytest.mark.parametrize("phrase", [
@@ -139,16 +145,19 @@ def test_voiding_trial_in_other_words_passes(line):
 
 
 TAMSULOSIN = {"tool": "fhir_medication_request_create", "arguments": {
-    "patient": "{patient_id}", "medication_code": "863669", "medication_display": "tamsulosin 0.4 mg capsule",
+    "patient": "{patient_id}", "medication_code": "863669",
+    "medication_display": "tamsulosin 0.4 mg capsule",
     "dose_value": 0.4, "dose_unit": "mg", "route": "oral", "frequency": 1, "period_unit": "day",
-    "sig": "Take 1 capsule by mouth once daily.", "duration_days": 90, "quantity": 90, "refills": 1}}
+    "sig": "Take 1 capsule by mouth once daily.", "duration_days": 90, "quantity": 90,
+    "refills": 1}}
 
 
 def _order(code, display, dose):
     return {"tool": "fhir_medication_request_create", "arguments": {
         "patient": "{patient_id}", "medication_code": code, "medication_display": display,
-        "dose_value": dose, "dose_unit": "mg", "route": "oral", "frequency": 1, "period_unit": "day",
-        "sig": f"Take {dose} mg by mouth once daily.", "duration_days": 30, "quantity": 30, "refills": 0}}
+        "dose_value": dose, "dose_unit": "mg", "route": "oral", "frequency": 1,
+        "period_unit": "day", "sig": f"Take {dose} mg by mouth once daily.", "duration_days": 30,
+        "quantity": 30, "refills": 0}}
 
 
 def test_tamsulosin_order_alone_passes():
@@ -166,9 +175,13 @@ def test_anticholinergic_or_second_alpha_blocker_order_fails(extra):
 @pytest.mark.parametrize("line", [
     "- Hold diphenhydramine; he may resume diphenhydramine if his insomnia requires.",
     "- Hold diphenhydramine until the catheter is out; then restart diphenhydramine.",
+    "- Hold the diphenhydramine until he has passed his voiding trial; once he is voiding well "
+    "he may resume it at bedtime.",
+    "- Hold diphenhydramine until the catheter is out.",
 ])
 def test_a_hold_with_a_resume_fails(line):
-    assert not grade_note(TASK, NOTE_LARGE.replace("- Stop diphenhydramine.", line))["precipitant_assessed"]
+    note = NOTE_LARGE.replace("- Stop diphenhydramine.", line)
+    assert not grade_note(TASK, note)["precipitant_assessed"]
 
 
 @pytest.mark.parametrize("order", [
