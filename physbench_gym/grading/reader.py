@@ -407,6 +407,11 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
             clause.text, clause.actions[0].start + len(clause.actions[0].text)):
         line_drugs = [m for c in reversed(previous) for m in c.mentions if m.group == "drug"
                       and not m.negated and c.section == clause.section][:1]
+    if clause.actions and clause.actions[0].kind == "resume" and not clause.actions[0].negated:
+        held = [m for c in reversed(previous) for m in c.mentions if m.group == "drug"
+                and m.decision == "stop" and c.section == clause.section][:1]
+        line_drugs = held or line_drugs  # 'Hold dabigatran ... No heparin. Resume 48 h after'
+
     if not line_drugs and _ALTERNATIVE_OPENING.match(clause.text):
         line_drugs = [m for c in previous[-1:] for m in c.mentions if m.group == "drug"]
     masses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")]
@@ -434,6 +439,9 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
             or _FORWARD_LOOKING.search(clause.text)):
         return clause
     subject = earlier[-1][0]  # the drug the nearest earlier clause is about
+    if clause.actions and clause.actions[0].kind == "resume":  # or the one held before it
+        subject = next((m for found in reversed(earlier) for m in found
+                        if m.decision == "stop"), subject)
     action = next((a for a in clause.actions if not doses or a.start < doses[0].start), None)
     status = clause.quantity_status(doses[0]) if doses else frozenset()
     elided = Mention(subject.concepts, "", 0, 0, "drug", status,
@@ -650,6 +658,12 @@ class _Pipeline:
     context: Any
 
 
+# Verbs told to the patient in the third person: 'he stops it 4 days before surgery and
+# restarts it 48 hours after'; only after 'he/she/they', never 'calcium lowers absorption'.
+_THIRD_PERSON_KINDS = frozenset({"stop", "resume", "start", "continue"})
+_TOLD_KEYS: set[int] = set()
+
+
 @functools.cache
 def _pipeline() -> _Pipeline:
     """The spaCy tokenizer, phrase matchers and ConText, built once per process."""
@@ -675,6 +689,12 @@ def _pipeline() -> _Pipeline:
                      for f in _inflections(p, "endorse" if kind == "endorse" else side)}
             verb_matcher.add(key, list(nlp.tokenizer.pipe(sorted(forms))))
             verb_kinds[nlp.vocab.strings[key]] = (kind, side)
+            if kind in _THIRD_PERSON_KINDS and side != "after":  # 'he stops it 4 days before'
+                told = {p + ("es" if p.endswith(("s", "sh", "ch", "x")) else "s")
+                        for p in phrases if p.isalpha() and " " not in p}
+                verb_matcher.add(f"{key}|told", list(nlp.tokenizer.pipe(sorted(told))))
+                verb_kinds[nlp.vocab.strings[f"{key}|told"]] = (kind, side)
+                _TOLD_KEYS.add(nlp.vocab.strings[f"{key}|told"])
     context = ConText(nlp, rules=None, span_attrs=None, input_span_type="group",
                       span_group_name="targets", phrase_matcher_attr="LOWER")
     rules = []
@@ -786,6 +806,9 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
     concept_ends = {span.end for span in concepts}
     sides: dict[tuple[int, int, str], set[str]] = {}
     for match_id, start, end in pipeline.verb_matcher(doc):
+        if match_id in _TOLD_KEYS and not (start and doc[start - 1].lower_ in ("he", "she",
+                                                                                "they")):
+            continue  # 'calcium lowers absorption' describes; 'he stops it' instructs
         if start and doc[start - 1].lower_ in _DEMONSTRATIVES and not (
                 start > 1 and doc[start - 2].lower_ in _CAUSATIVES) and (
                 doc[start].lower_ not in ("rules", "excludes", "precludes")):
@@ -1000,6 +1023,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 if m.group == "finding" and _NOT_CAUSED.search(text, 0, m.start) else m
                 for m in mentions]  # 'hypertension does not cause isomorphic hematuria'
     mentions = _symptom_triggered(text, mentions)
+    mentions = [dataclasses.replace(m, action=Action("stop", "last dose", m.start))
+                if m.action is None and m.group == "drug" and re.search(
+                    r"\blast\s+$", text[:m.start], re.IGNORECASE) and re.match(
+                    r"\s+dose\b", text[m.end:], re.IGNORECASE) else m
+                for m in mentions]  # 'Last Pradaxa dose 5 days before surgery'
     mentions = [_not_the_cause(text, m) if m.negated and m.group == "drug" else m
                 for m in mentions]
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})

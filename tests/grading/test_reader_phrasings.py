@@ -83,6 +83,12 @@ PREDNISONE_RAISED_FOR_FEVER = {"note_contingency": {"concept": ["prednisone"],
 LEVOTHYROXINE_TO_100 = {"note_decision": {"concept": ["levothyroxine"],
                                           "action": ["increase", "decrease"],
                                           "dose": {"value": 100, "unit": "mcg"}}}
+HOLD_APIXABAN_2_DAYS = {"note_decision": {"concept": ["apixaban"], "action": ["stop"],
+                                          "opposite": [], "timing": {"min": 2, "max": 3,
+                                                                     "unit": "d"}}}
+RESUME_APIXABAN = {"note_decision": {"concept": ["apixaban"], "action": ["resume"],
+                                     "opposite": []}}
+NO_ENOXAPARIN = {"note_never": {"concept": ["enoxaparin"]}}
 CONTINUE_DENOSUMAB = {"note_decision": {"concept": ["denosumab"], "action": ["continue", "start"]}}
 STOP_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["stop"]}}
 WARM_AIHA = {"note_finding": {"concept": ["warm_aiha"], "opposite": ["cold_agglutinin"]}}
@@ -1331,6 +1337,18 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     # 'return X to her previous dose' is a dose change to that dose
     (LEVOTHYROXINE_TO_100, "Return levothyroxine to her previous 100 mcg daily.", True),
     (LEVOTHYROXINE_TO_100, "Return levothyroxine to her previous 75 mcg daily.", False),
+    # a plan told in the third person; 'last X dose' is the stop
+    (HOLD_APIXABAN_2_DAYS, "For the apixaban, he stops it 2 days before surgery.", True),
+    (HOLD_APIXABAN_2_DAYS, "For the apixaban, he took it 2 days before surgery.", False),
+    (HOLD_APIXABAN_2_DAYS, "Last Eliquis dose 3 days before surgery.", True),
+    (HOLD_APIXABAN_2_DAYS, "Eliquis dose 3 days before surgery.", False),
+    (RESUME_APIXABAN, "Hold apixaban 2 days before surgery; he restarts it 48 hours after.",
+     True),
+    # 'resume' with no drug takes the one held, not the bridge turned down
+    (NO_ENOXAPARIN, "- Hold apixaban 2 days before surgery.\n- Bridging: none (no LMWH).\n"
+                    "- Resume 5 mg BID 48 h after surgery.", True),
+    (NO_ENOXAPARIN, "- Hold apixaban 2 days before surgery.\n- Bridging: enoxaparin 40 mg "
+                    "daily.\n- Resume apixaban 48 h after surgery.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
