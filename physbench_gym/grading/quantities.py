@@ -535,7 +535,10 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
                 r"(?:\s+the)?|on\s+[a-z]+)\s*$", before,
                 re.IGNORECASE):
             role = ""
-        if role == "limit" and re.search(r"\bback\s+up\s+to\s*$", before, re.IGNORECASE):
+        if not quantity.unit and (re.match(r"\s+of\s+\d", clause[quantity.end:])
+                                  or re.search(r"(?:^|[\s(])\d+\s+of\s+$", before)):
+            role = "count"  # 'typical organism in 3 of 3 sets': a tally, not a measure
+        elif role == "limit" and re.search(r"\bback\s+up\s+to\s*$", before, re.IGNORECASE):
             role = ""  # 'put it back up to 0.1 mg': the new dose, not a ceiling
         if role == "from" and _BACK_TO_PREVIOUS.search(before):
             role = ""  # 'return it to her previous 0.1 mg': the old dose is the new one

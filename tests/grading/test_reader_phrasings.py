@@ -1349,6 +1349,9 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
                     "- Resume 5 mg BID 48 h after surgery.", True),
     (NO_ENOXAPARIN, "- Hold apixaban 2 days before surgery.\n- Bridging: enoxaparin 40 mg "
                     "daily.\n- Resume apixaban 48 h after surgery.", False),
+    # a tally ('3 of 3 sets') is no measure
+    (PROLACTIN_92, "Prolactin (raised in 3 of 3 samples) 92 ng/mL.", True),
+    (PROLACTIN_92, "Prolactin (raised in 3 of 3 samples) 83 ng/mL.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
