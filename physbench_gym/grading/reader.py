@@ -1940,13 +1940,20 @@ _HOW_TAKEN = re.compile(r",\s*(?:to\s+be\s+)?(?:taken|given|swallowed|dosed|used
                         r"preferably)\b[^,;()]{0,80}(?=,)", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=512)
+def _how_taken(text: str) -> tuple[tuple[int, int], ...]:
+    """Where the text says how a drug is taken, set off by commas (asked for each verb and
+    concept pair of a sentence, so read once per text)."""
+    return tuple((m.start(), m.end()) for m in _HOW_TAKEN.finditer(text))
+
+
 def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
     """Whether a verb reaches a concept over the concepts between them: only through a list
     ('avoid NSAIDs, including ibuprofen and naproxen'), not over a phrase that makes the later
     concept the object of something else ('avoid calcium within 4 hours of levothyroxine')."""
     words, depth, starts_concept = [], 0, []
     concept_starts = {s.start for s in spans} | {span.start}
-    how_taken = [(m.start(), m.end()) for m in _HOW_TAKEN.finditer(span.doc.text)]
+    how_taken = _how_taken(span.doc.text)
     for token in span.doc[verb.end:span.start]:  # a parenthesis is an aside: skip its words
         depth += token.text.count("(") - token.text.count(")")
         if any(a <= token.idx < b for a, b in how_taken):
@@ -2032,8 +2039,8 @@ _OF_HEADS = frozenset({"implantation", "placement", "insertion", "consideration"
 
 def _boundary_between(tokens: Any) -> bool:
     """Whether a word that opens another clause lies between a verb and a concept."""
-    how_taken = [(m.start(), m.end()) for m in _HOW_TAKEN.finditer(tokens.doc.text)
-                 ] if len(tokens) else []  # ', taken after the same meal each day,' is an aside
+    how_taken = _how_taken(tokens.doc.text) if len(tokens) else ()  # an aside: ', taken
+    # after the same meal each day,'
     return any(t.lower_ in _BOUNDARY and not (  # 'once daily' is a schedule; an aside's words
         t.lower_ == "once" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ in _SCHEDULE_WORDS)
         and not any(a <= t.idx < b for a, b in how_taken)
