@@ -272,6 +272,19 @@ ALLOWANCES = [
      "Doxazosin 2 mg at bedtime may be added if tamsulosin alone is not enough."),
     ("urinary_retention_workup", "a second alpha-1 blocker",
      "Terazosin is an acceptable alternative if he prefers."),
+    ("endocrine_lab_abnormality", "pituitary MRI before the drug change",
+     "A pituitary MRI is a reasonable option now if she prefers reassurance."),
+    ("endocrine_lab_abnormality", "pituitary MRI before the drug change",
+     "A pituitary MRI could also be considered now."),
+    ("endocrine_lab_abnormality", "dopamine agonist for a drug effect",
+     "Cabergoline 0.25 mg twice weekly is an acceptable alternative if psychiatry prefers not "
+     "to change the antipsychotic."),
+    ("endocrine_lab_abnormality", "dopamine agonist for a drug effect",
+     "Bromocriptine may be added as needed to restore her cycles."),
+    ("endocrine_lab_abnormality", "risperidone stopped outright",
+     "Risperidone may simply be stopped if she prefers."),
+    ("endocrine_lab_abnormality", "risperidone stopped outright",
+     "Stopping risperidone now is a reasonable option."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
      "Denosumab 60 mg every 6 months is a reasonable option if she prefers."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
@@ -336,6 +349,8 @@ TURN_DOWNS = {
                                       "repeat ACTH stimulation test.",
     "urinary_retention_workup": "No diphenhydramine, no other anticholinergic sleep aid and no "
                                 "second alpha blocker.",
+    "endocrine_lab_abnormality": "No pituitary MRI and no cabergoline or bromocriptine now, and "
+                                 "do not stop risperidone without psychiatry.",
     "oligomenorrhea_pcos": "No pituitary MRI, pelvic ultrasound or ACTH stimulation test is "
                            "needed.",
 }

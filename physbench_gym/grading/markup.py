@@ -430,8 +430,11 @@ def lines(note: str) -> tuple[Line, ...]:
               and (raw_line[:1] == " " or not out[-1].text.rstrip().endswith((".", ":", "!",
                                                                               "?")))):
             out[-1] = Line(f"{out[-1].text} {text}", out[-1].section, "item")
-        elif label or _ARROW_LABEL.match(text):  # 'NITROFURANTOIN: CRCL < 30', 'Trend -> ...'
-            flush_paragraph()  # a labelled line opens a paragraph
+        elif (label or _ARROW_LABEL.match(text)) and not (
+                paragraph and text[:1].islower() and paragraph[-1][-1:].isalpha()):
+            # 'NITROFURANTOIN: CRCL < 30', 'Trend -> ...' open a paragraph; 'causes have been
+            # checked: ...' under '... followed. Secondary' goes on with the sentence it wraps
+            flush_paragraph()
             paragraph.append(text)
         else:
             paragraph.append(text)

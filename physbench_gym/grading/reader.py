@@ -596,8 +596,23 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
             for part in _split_outside_brackets(sentence):
                 part = part.strip()
                 if part and re.search(r"\w", part):
+                    if out and _CAUSE_QUESTION.search(out[-1][0]):
+                        part = _BARE_CAUSE.sub(r"\1due to \2", part)
                     out.append((part, line))
     return out
+
+
+# 'What is causing the high prolactin? Risperidone.': a bare answer to a question about a
+# cause names the cause, as 'due to risperidone' does.
+_CAUSE_QUESTION = re.compile(
+    r"\b(?:what(?:'s|\s+is|\s+are)?\s+(?:(?:most\s+)?likely\s+)?(?:causing|driving|behind|"
+    r"responsible\s+for|the\s+(?:(?:most\s+)?(?:likely|probable)\s+)?(?:cause|etiology|"
+    r"explanation|reason)\b)|what\s+(?:causes|explains))[^?]*\?$", re.IGNORECASE)
+_BARE_CAUSE = re.compile(
+    r"^((?:(?:most|very|almost\s+certainly)\s+)?(?:likely|probably|certainly)?\s*)"
+    r"(?!(?:not|no|unclear|unknown|uncertain|none|yes|it|this|that|see|both|either)\b)"
+    r"((?:the\s+|her\s+|his\s+)?[A-Za-z][\w-]*(?:\s+[\w-]+){0,2}\s*(?:\([^()]*\))?)"
+    r"(?=[.!]?$)", re.IGNORECASE)
 
 
 # A dictated run-on ('..., so she now has osteoporosis ..., and I put in the prescription ...'):

@@ -98,6 +98,8 @@ LEVOTHYROXINE_88 = {"note_decision": {"concept": ["levothyroxine"], "action": ["
 CRCL_19 = {"note_value": {"concept": ["crcl"], "value": 19, "tolerance": 3}}
 SIADH = {"note_finding": {"concept": ["siadh"]}}
 NO_ASPIRIN = {"note_never": {"concept": ["aspirin"]}}
+RISPERIDONE_THE_CAUSE = {"note_finding": {"concept": ["risperidone_effect"],
+                                           "near": ["prolactin_level"]}}
 
 START_STATIN = {"note_decision": {"concept": ["statin"], "action": ["start"],
                                   "deferral_contradicts": True}}
@@ -1352,6 +1354,11 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     # a tally ('3 of 3 sets') is no measure
     (PROLACTIN_92, "Prolactin (raised in 3 of 3 samples) 92 ng/mL.", True),
     (PROLACTIN_92, "Prolactin (raised in 3 of 3 samples) 83 ng/mL.", False),
+    # a bare answer to a question about the cause names the cause
+    (RISPERIDONE_THE_CAUSE, "**Q1. What is causing the high prolactin?**\nRisperidone.", True),
+    (RISPERIDONE_THE_CAUSE, "**Q1. What is causing the high prolactin?**\nNot risperidone.",
+     False),
+    (RISPERIDONE_THE_CAUSE, "**Q1. What is her current medication?**\nRisperidone.", False),
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
@@ -1366,6 +1373,12 @@ def test_a_dictated_run_on_is_read_clause_by_clause():
     short = "She now has osteoporosis, the big issue is her kidneys, and I put in a referral."
     assert len(read_note(run_on).clauses) >= 4
     assert len(read_note(short).clauses) == 1
+
+
+def test_a_wrapped_sentence_goes_on_past_a_colon_on_its_next_line():
+    note = read_note("Galactorrhea followed. Secondary\ncauses have been checked: TSH 1.9.")
+    assert [c.text for c in note.clauses] == ["Galactorrhea followed.",
+                                              "Secondary causes have been checked: TSH 1.9."]
 
 
 def test_a_line_that_opens_with_a_label_arrow_is_its_own_paragraph():
