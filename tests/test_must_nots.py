@@ -272,6 +272,40 @@ ALLOWANCES = [
      "Doxazosin 2 mg at bedtime may be added if tamsulosin alone is not enough."),
     ("urinary_retention_workup", "a second alpha-1 blocker",
      "Terazosin is an acceptable alternative if he prefers."),
+    ("incidental_cmv_colon", "prednisone stopped outright",
+     "Prednisone may simply be stopped if he prefers."),
+    ("incidental_cmv_colon", "second-line antiviral without a trigger",
+     "Foscarnet is a reasonable alternative if he prefers."),
+    ("incidental_cmv_colon", "full-dose valganciclovir at his clearance",
+     "Valganciclovir 900 mg twice daily may be used as needed."),
+    ("post_cdiff_diarrhea", "metronidazole for recurrent CDI",
+     "Metronidazole is a reasonable alternative if she prefers."),
+    ("post_cdiff_diarrhea", "metronidazole for recurrent CDI",
+     "Metronidazole 500 mg three times daily may be added as needed."),
+    ("post_cdiff_diarrhea", "test of cure",
+     "A stool C. difficile test after treatment may be sent if she prefers reassurance."),
+    ("post_cdiff_diarrhea", "bezlotoxumab (withdrawn)",
+     "Bezlotoxumab is an acceptable option if she prefers."),
+    ("aki_hypercalcemia_elderly", "thiazide continued",
+     "Hydrochlorothiazide may be continued if her blood pressure rises."),
+    ("aki_hypercalcemia_elderly", "thiazide continued",
+     "HCTZ 12.5 mg is an acceptable alternative if she prefers."),
+    ("aki_hypercalcemia_elderly", "NSAID in AKI",
+     "Ibuprofen may be used as needed for knee pain."),
+    ("aki_hypercalcemia_elderly", "NSAID in AKI",
+     "Naproxen is a reasonable alternative for her knee if acetaminophen is not enough."),
+    ("aki_hypercalcemia_elderly", "calcium while hypercalcemic",
+     "Tums may be taken as needed for heartburn."),
+    ("aki_hypercalcemia_elderly", "bisphosphonate in AKI",
+     "Zoledronic acid 4 mg IV is a reasonable option if the calcium stays high."),
+    ("aki_hypercalcemia_elderly", "loop diuretic when volume depleted",
+     "Furosemide 20 mg may be added as needed."),
+    ("symptomatic_hydrocele", "heparin bridging",
+     "Enoxaparin bridging may be used if he prefers."),
+    ("symptomatic_hydrocele", "heparin bridging",
+     "Lovenox 40 mg daily is an acceptable alternative if he prefers."),
+    ("symptomatic_hydrocele", "heparin bridging",
+     "Lovenox 40 mg daily as a bridge is an acceptable alternative."),
     ("endocrine_lab_abnormality", "pituitary MRI before the drug change",
      "A pituitary MRI is a reasonable option now if she prefers reassurance."),
     ("endocrine_lab_abnormality", "pituitary MRI before the drug change",
@@ -349,6 +383,12 @@ TURN_DOWNS = {
                                       "repeat ACTH stimulation test.",
     "urinary_retention_workup": "No diphenhydramine, no other anticholinergic sleep aid and no "
                                 "second alpha blocker.",
+    "incidental_cmv_colon": "No foscarnet or cidofovir, and do not stop the prednisone abruptly.",
+    "post_cdiff_diarrhea": "No metronidazole, no bezlotoxumab and no test of cure after "
+                           "treatment.",
+    "aki_hypercalcemia_elderly": "No thiazide, no NSAIDs, no calcium or vitamin D supplements "
+                                 "and no bisphosphonate.",
+    "symptomatic_hydrocele": "No needle aspiration alone, and no heparin or Lovenox bridging.",
     "endocrine_lab_abnormality": "No pituitary MRI and no cabergoline or bromocriptine now, and "
                                  "do not stop risperidone without psychiatry.",
     "oligomenorrhea_pcos": "No pituitary MRI, pelvic ultrasound or ACTH stimulation test is "
@@ -356,8 +396,12 @@ TURN_DOWNS = {
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence
-# with the reason; the xfail is strict, so a gap that closes must leave the list. None today.
-KNOWN_GAPS: dict[str, str] = {}
+# with the reason; the xfail is strict, so a gap that closes must leave the list. One today.
+KNOWN_GAPS: dict[str, str] = {
+    "Lovenox 40 mg daily as a bridge is an acceptable alternative.":
+        "an allowance told after a role phrase ('X as a bridge is acceptable') is not read as "
+        "allowing X",
+}
 KNOWN_TURN_DOWN_GAPS: dict[str, str] = {}
 
 

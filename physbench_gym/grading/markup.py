@@ -36,6 +36,9 @@ _UNICODE = {
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3}) (\d{3})"
                                r"(?=(?:\s*-\s*[\d,]+)?\s*(?:mg|mcg|g|iu|units?|ml|mosm|"
                                r"mmol|/|cells|copies)\b)", re.IGNORECASE)
+# '25,000/uL' is one number: its comma ends no condition ('If platelets fall below 25,000/uL,
+# hold ...') and separates no list.
+_COMMA_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
 _CONCENTRATION = re.compile(r"\[((?:Na|K|Cl|Ca|Mg|HCO3|H)\+*-*)\]")
 _DASH_BETWEEN_NUMBERS = re.compile(r"(?<=\d)\s*[\u2013\u2014]\s*(?=\d)")
 # 'CHA2DS2VASc=2', 'FIB4=1.9': a score glued to its value reads as two words.
@@ -283,6 +286,7 @@ def normalize_characters(text: str) -> str:
     text = _BRACKETED_CAUSE.sub(r"\1-\2", text)
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
+    text = _COMMA_THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), text)
     text = spoken_punctuation(text.replace("\t", " ").replace("\r", ""))
     return expand_intervals(spoken_numbers(text))
 

@@ -390,11 +390,13 @@ def _before_label(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
                      or not clause.text[q.end:mention.start].strip())  # '14 red cells per HPF'
                  and (not any(m.start < q.start and "," not in clause.text[m.end:q.start]
                               for m in clause.mentions)  # 'nodule, RUL, 7 mm average diameter'
-                      or re.search(r"\b(?:a|an)\s+$", clause.text[:q.start])))  # '... showed
-    # a 62 mL prostate': an article opens the value's own noun phrase
+                      or re.search(r"\b(?:a|an)\s+(?:[A-Za-z-]+\s+){0,2}$",
+                                   clause.text[:q.start])))  # '... showed a 62 mL prostate',
+    # 'a new 14 mm (15 x 13 mm) nodule': an article opens the value's own noun phrase
 
 
-_BEFORE_LABEL = re.compile(r"\s*(?:of\s+)?(?:[A-Za-z-]+,?\s+){0,4}", re.IGNORECASE)
+_BEFORE_LABEL = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:of\s+)?(?:[A-Za-z-]+,?\s+){0,4}",
+                           re.IGNORECASE)
 
 
 # What the finding's own phrase dates to months or years ago ('... was 2 years ago').
@@ -578,6 +580,8 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
     for clause, mention in _mentions(note, args.opposite):
         if mention.has(*NOT_COMMITTED) or args.near and not _names_any(clause, args.near):
             continue
+        if clause.past_dated and _DATED_RECORD.match(clause.text) and not mention.negated:
+            continue  # 'Colonoscopy 2024: quiescent colitis' is a record, not today's state
         if mention.negated:
             affirmed = True  # 'not eligible' affirms ineligible; 'not provoked', unprovoked
         elif mention.decision != "avoid" and not _LONG_AGO.match(clause.text, mention.end):
@@ -589,6 +593,10 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
     if affirmed:
         return CheckpointResult(True, f"states '{label}'")
     return CheckpointResult(False, f"does not state '{label}'")
+
+
+# A record under its dated label: 'Surveillance colonoscopy 2024: quiescent colitis'.
+_DATED_RECORD = re.compile(r"\W*[^:.;]{0,40}?\b(?:19|20)\d\d\b[^:.;]{0,15}:")
 
 
 def _mentions(note: Note, concepts: Iterable[str]) -> list[tuple[Clause, Mention]]:
@@ -761,6 +769,9 @@ class NoteDecisionArgs(NoteArgs):
         "A must-not: hedged, optional or conditional allowances of an opposite also fail."))
     wrong_dose_contradicts: bool = Field(
         default=True, description="A committed clause with another dose contradicts it.")
+    wrong_timing_contradicts: bool = Field(default=False, description=(
+        "A committed clause with a time outside 'timing' contradicts it (a hold 2 days before "
+        "surgery stated beside the 4 days needed); by default another time asserts nothing."))
     deferral_contradicts: bool = Field(
         default=False, description="A temporary hold ('until ...') of it contradicts it.")
     permanent: bool = Field(default=False, description=(
@@ -833,8 +844,8 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                 continue
             if decision == "allow" and decision not in accepted and accepted & _POSITIVE and (
                     not mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL)):
-                issue = _amount_issue(clause, mention, args)  # 'simvastatin 80 mg is an
-                if issue:  # acceptable substitute' offers that dose
+                issue = _amount_issue(clause, mention, args, offer=True)  # 'simvastatin
+                if issue:  # 80 mg is an acceptable substitute' offers that dose
                     problem = problem or f"offers {issue}: \"{clause.text[:80]}\""
                 continue
             if decision not in accepted:
@@ -848,7 +859,7 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                         CONDITIONAL, TEMPORARY, HISTORICAL, FAMILY, COUNTERFACTUAL) or (
                         args.strict and mention.has(CONDITIONAL)
                         and not mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL)):
-                    issue = _amount_issue(clause, mention, args)
+                    issue = _amount_issue(clause, mention, args, offer=True)
                     if issue == "" and decision == "stop" and args.timing is not None and (
                             mention.has(ALTERNATIVE)):  # 'alternatively, X could be stopped'
                         issue = "a stop with no time (now)"
@@ -1099,7 +1110,8 @@ _FREQUENCY_BEFORE = re.compile(r"\b(?:(?:once|twice)[- ])?(?:daily|weekly|monthl
                                r"nightly|quarterly)\s+(?:[a-z-]+\s+)?$", re.IGNORECASE)
 
 
-def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str | None:
+def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
+                  offer: bool = False) -> str | None:
     """None when the dose, timing and schedule asked for are stated; '' when one is missing;
     a description when one is stated wrong."""
     quantities = _dose_quantities(clause, mention)
@@ -1126,9 +1138,16 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
         if dates and not any(args.timing.accepts(r) for r in (
                 args.timing.reading(q, args.timing.unit, {}) for q in dates) if r is not None):
             return f"date {_show(dates[0])} from now"
-    if args.timing is not None or args.timing_after is not None:
-        if _timing_issue(clause, mention, args) is not None:
-            return ""  # another time (a later interval, 'once at goal') asserts nothing here
+    no_time = False  # no time written: the decision is not stated, but an offer of another
+    if args.timing is not None or args.timing_after is not None:  # dose is still one
+        if (timing := _timing_issue(clause, mention, args)) == "":
+            if not offer:
+                return ""
+            no_time = True
+        elif timing is not None:
+            # another time (a later interval, 'once at goal') asserts nothing here, unless
+            # the time is the decision ('hold dabigatran 2 days before' when 4 are needed)
+            return timing if args.wrong_timing_contradicts else ""
     for amount, dimension in ((args.dose, "dose"),):
         if amount is None:
             continue
@@ -1170,7 +1189,7 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
             amount.scheduled_only or args.all_steps)
         good = [q for q, r in readings if amount.fits(q, r)]
         if args.any_dose:
-            return None if good else ""
+            return None if good and not no_time else ""
         bad = [q for q, r in readings if not amount.fits(q, r)
                and id(q) not in strengths and not later_step
                and (args.all_steps or LATER not in clause.quantity_status(q))]
@@ -1178,7 +1197,7 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
             return f"{dimension} {_show(bad[0])}" if bad else ""
         if bad and dimension == "dose":
             return f"{dimension} {_show(bad[0])} besides {_show(good[0])}"
-    return None
+    return "" if no_time else None
 
 
 def _day_total(clause: Clause, quantities: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
@@ -1281,7 +1300,7 @@ def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
              and q.role not in ("from", "reference")
              and clause.quantity_status(q).isdisjoint(unshared)]
     if not times:
-        return ""
+        return _repeat_timing(clause, mention, args)
     fits = []
     for quantity in times:
         amount = (args.timing_after if quantity.role == "after" and args.timing_after
@@ -1296,6 +1315,18 @@ def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
                 clause.text[first.end:second.start]):
             return f"time {_show(first)} or {_show(second)}"  # 'in 6 weeks or in 6 months'
     return None if any(fits) else f"time {_show(times[0])}"
+
+
+def _repeat_timing(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str | None:
+    """'Recheck BMP daily while admitted': a test repeated on a schedule is first drawn one
+    interval from now. '' when no schedule is written either."""
+    every = schedule(clause.text[mention.end:])
+    if args.timing is None or mention.action is None or mention.action.kind != "order" or (
+            every is None or not isinstance(every[0], float) or every[0] <= 0):
+        return ""
+    days = 1 / every[0]
+    reading = args.timing.reading(Quantity(days, "d", 0, 0), args.timing.unit, {})
+    return None if reading is not None and args.timing.accepts(reading) else f"every {days:g} d"
 
 
 _TIME_LABEL = re.compile(r"\s*(?:\)|\*)*\s*:")

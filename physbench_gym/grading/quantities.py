@@ -189,6 +189,8 @@ def _calendar_dates(clause: str, today: date | None) -> list[Quantity]:
     found = []
     for pattern in _CALENDAR:
         for match in pattern.finditer(clause):
+            if any(q.start < match.end() and match.start() < q.end for q in found):
+                continue  # 'April 2026' inside '26 April 2026': the day's date already read
             parts = match.groupdict()
             try:
                 month = (_MONTH_NAMES.index(parts["mon"][:3].lower()) + 1 if parts.get("mon")
@@ -229,7 +231,8 @@ _CITED_YEAR = re.compile(r"\b(?:Fleischner|USPSTF|ACG|AGA|AASLD|KDIGO|ADA|ACC|AH
                          r"(?:guidelines?|criteria|recommendations?|update|statement|consensus|"
                          r"practice parameter)\b")
 _NUMERIC_MONTH_YEAR = re.compile(r"(?<![\d/])(?P<m>1[0-2]|0?[1-9])/(?P<y>(?:19|20)\d\d)\b")
-_YEAR = re.compile(r"(?<![\d/.-])(?:19|20)\d\d(?![\d/.-])(?!\s*(?:mg|mcg|iu|units?|ml|k\b))")
+_YEAR = re.compile(r"(?<![\d/.-])(?:19|20)\d\d(?![\d/.-])(?!\s*(?:mg|mcg|iu|units?|ml|k\b))",
+                   re.IGNORECASE)  # not '2000 IU
 
 
 # The date a time is counted from: 'CT at 18-24 months from 13 May 2026 (the index scan)'.
@@ -468,7 +471,8 @@ _ROLE_BEFORE = (
     ("from", re.compile(r"(?:\breplac(?:e|es|ed|ing)(?:\s+the)?|\bin place of(?:\s+the)?"
                         r"|\bd/?c(?:'?d)?|\bdiscontinu(?:e|ed|ing)(?:\s+the)?)\s*$",
                         re.IGNORECASE)),
-    ("limit", re.compile(r"(?:\bmax(?:imum)?|\bup to|\bno more than|\bnot (?:to )?exceed"
+    ("limit", re.compile(r"(?:(?<!\bSUV )(?<!\bsuv )\bmax(?:imum)?|\bup to|\bno more than"  # not
+                         r"|\bnot (?:to )?exceed"  # 'SUV max of 6.2', a measure's name
                          r"|\bat most|\bceiling|\bcap(?:ped)? at|\blimit(?:ed)? to|\bthreshold"
                          r"|\bcut-?off|\bbelow|\babove|\bunder|\bover|\bexceeds?|\bless than"
                          r"|\bgreater than|\bmore than|\bat least|\bminimum"

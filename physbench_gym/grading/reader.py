@@ -262,6 +262,7 @@ def _read(text: str, today: date | None = None) -> Note:
         clause = _resolve_the_repeat(clause, clauses[-6:])
         if index and units[index - 1][1] is line:
             clause = _resolve_pronoun(clause, clauses[-1])
+            clause = _resolve_all_ordered(clause, clauses[-1])
             if _POINTS_BACK_STALE.match(clause.text):
                 # 'The hepatology note calculated Child-Pugh B; that is outdated.'
                 clauses[-1] = dataclasses.replace(clauses[-1], mentions=tuple(
@@ -324,8 +325,10 @@ def _clause_scopes(clause: Clause, line: Line, offset: int) -> Clause:
             m = dataclasses.replace(m, statuses=m.statuses | {LATER})
         if options and m.start >= options.end():
             m = dataclasses.replace(m, statuses=m.statuses | {POSSIBLE})
-        if preference and CONDITIONAL in m.statuses and m.start > preference.start():
-            m = _offered_on_preference(m, comma, offset)
+        if preference and CONDITIONAL in m.statuses and m.start > preference.start() and not (
+                m.action is not None and not m.negated and m.end <= m.action.start < comma):
+            m = _offered_on_preference(m, comma, offset)  # not the condition's own subject:
+            # 'if fidaxomicin cannot be obtained (cost), ...'
         mentions.append(m)
     return dataclasses.replace(clause, mentions=tuple(mentions))
 
@@ -583,6 +586,26 @@ def _resolve_pronoun(clause: Clause, previous: Clause) -> Clause:
     return dataclasses.replace(clause, mentions=(pronoun, *clause.mentions))
 
 
+def _resolve_all_ordered(clause: Clause, previous: Clause) -> Clause:
+    """'A CBC weekly ... and a BMP weekly ... Both are ordered.': a sentence whose subject
+    stands for the tests just named orders them."""
+    match = _ALL_ORDERED.match(clause.text)
+    tests = [m for m in previous.mentions if m.group == "test" and m.action is None
+             and not m.negated and not m.has(HISTORICAL, COUNTERFACTUAL)]
+    if not match or not tests or any(m.group == "test" for m in clause.mentions):
+        return clause
+    action = Action("order", match.group(1).lower(), match.start(1))
+    ordered = tuple(dataclasses.replace(m, start=0, end=0, text="", action=action)
+                    for m in tests)
+    return dataclasses.replace(clause, mentions=(*ordered, *clause.mentions))
+
+
+_ALL_ORDERED = re.compile(r"\W*(?:both|all|these|those|they|each|all of these|both of these|"
+                          r"both tests|these tests)\s+(?:are|were|have been|has been|is)\s+"
+                          r"(?:now\s+|already\s+)?(ordered|placed|requested|arranged|scheduled|"
+                          r"booked)\b", re.IGNORECASE)
+
+
 def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
     """(text, line) of every clause: sentences of each line, split at semicolons."""
     out = []
@@ -592,7 +615,8 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
         sentences = (_segmenter().segment(line.text) if _SENTENCE_HINT.search(line.text)
                      else [line.text])
         for sentence in (part for s in sentences for long in _split_run_on(s)
-                         for part in _split_after_letter(long)):
+                         for after in _split_after_letter(long)
+                         for part in _split_arrow_steps(after)):
             for part in _split_outside_brackets(sentence):
                 part = part.strip()
                 if part and re.search(r"\w", part):
@@ -620,7 +644,7 @@ _BARE_CAUSE = re.compile(
 _RUN_ON_WORDS = 60
 _NEW_SUBJECT = re.compile(
     r",\s+(?=(?:(?:and|so|but|then)\s+)?(?:I|I'm|I've|I'll|we|we'll|we're|she|he|she's|he's|"
-    r"it's|that's|there's|they|her|his|this|the)\s)")
+    r"it|it's|that's|there's|they|her|his|this|the)\s)")
 
 
 def _split_run_on(sentence: str) -> list[str]:
@@ -640,6 +664,19 @@ def _split_after_letter(sentence: str) -> list[str]:
     """A sentence split after a class letter the sentence splitter took for an initial."""
     cuts = [m.end() for m in _LETTER_END.finditer(sentence)]
     return [sentence[a:b] for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)]
+
+
+# '... hold x 4 days -> NO bridging -> restart 48-72 h post-op': a step that takes back up what
+# was held is a sentence of its own, so it takes the held drug and not the bridge turned down.
+_ARROW_RESUME = re.compile(r"\s*->\s*(?=(?:then\s+)?(?:resume|restart|re-start|reinstate)\b)",
+                           re.IGNORECASE)
+
+
+def _split_arrow_steps(sentence: str) -> list[str]:
+    """A chain of steps split before a step that resumes what an earlier step held."""
+    cuts = [(m.start(), m.end()) for m in _ARROW_RESUME.finditer(sentence)]
+    starts, ends = [0, *(b for _, b in cuts)], [*(a for a, _ in cuts), len(sentence)]
+    return [sentence[a:b] for a, b in zip(starts, ends, strict=True)]
 
 
 def _split_outside_brackets(sentence: str) -> list[str]:
@@ -689,6 +726,9 @@ def _pipeline() -> _Pipeline:
     from spacy.matcher import PhraseMatcher
 
     nlp = spacy.blank("en")
+    # no emoticons: '(OTC): Stop' closes an aside and opens a label, it is no '):' face
+    nlp.tokenizer.rules = {k: v for k, v in nlp.tokenizer.rules.items()
+                           if any(c.isalnum() for c in k)}
     concept_matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
     patterns = {}
     for term in lexicon.concept_terms():
@@ -752,11 +792,17 @@ def _variants(term: str) -> set[str]:
     return out
 
 
+_SUBJECT_LEAD = re.compile(r"(?:i|we)(?:'ve|\s+have)?\s+(?=\S)")
+
+
 def _inflections(phrase: str, side: str) -> set[str]:
     """Forms of a verb phrase: a single word also as -ed and -ing. Plans are written in the
     imperative, the participle or the gerund; '-s' forms describe ('calcium lowers absorption')
     and are left out, except for verbs of recommendation ('cardiology recommends')."""
     phrase = phrase.lower()
+    if subject := _SUBJECT_LEAD.match(phrase):  # "I've also put in", 'we have already placed'
+        return {phrase} | {f"{subject.group(0)}{adverb} {phrase[subject.end():]}"
+                           for adverb in ("also", "already", "just")}
     if " " in phrase or not phrase.isalpha() or side == "after":
         return {phrase}
     forms = {phrase, phrase + "ed", phrase + "d", phrase + "ing"}
@@ -783,8 +829,38 @@ def _concept_spans(pipeline: _Pipeline, doc: Any) -> list[Any]:
     spans = [Span(doc, start, end, label="CONCEPT")
              for _, start, end in pipeline.concept_matcher(doc) if not _negative_prefix(doc, start)]
     spans = sorted(filter_spans(spans), key=lambda s: s.start)
+    spans = _across_a_size(doc, spans)
     starts = {span.start for span in spans}
     return [span for span in spans if not _verb_before_object(doc, span, starts)]
+
+
+def _across_a_size(doc: Any, spans: list[Any]) -> list[Any]:
+    """'a new 14 mm (15 x 13 mm) RUL nodule': a term read across the size written inside it.
+    The words after the size name the whole term; the size stays a value of its own."""
+    from spacy.tokens import Span
+
+    for size in _SIZE_INSIDE.finditer(doc.text):
+        inside = doc.char_span(size.start(), size.end(), alignment_mode="expand")
+        if inside is None or inside.start == 0 or not doc[inside.start - 1].is_alpha:
+            continue
+        before = doc[inside.start - 1]
+        for width in (3, 2, 1):
+            after = doc[inside.end:inside.end + width]
+            if len(after) < width or any(not t.is_alpha for t in after):
+                continue
+            whole = lexicon.concepts_of(f"{before.text} {after.text}")
+            if not whole or whole <= lexicon.concepts_of(after.text):
+                continue
+            ids = ",".join(sorted(whole | lexicon.concepts_of(after.text)))
+            spans = [s for s in spans if s.end <= after.start or s.start >= after.end]
+            group = _group(f"{before.text} {after.text}")
+            spans.append(Span(doc, after.start, after.end, label=f"REF|{group}|{ids}"))
+            break
+    return sorted(spans, key=lambda s: s.start)
+
+
+_SIZE_INSIDE = re.compile(r"(?<=[A-Za-z] )\d+(?:\.\d+)?\s*(?:mm|cm)\b(?:\s*\([^()]*\))?"
+                          r"(?= [A-Za-z])")
 
 
 _CHANGE_PARTICIPLES = frozenset({"increased", "decreased", "raised", "lowered", "reduced"})
@@ -809,6 +885,16 @@ def _negative_prefix(doc: Any, start: int) -> bool:
     """'a non-fluoroquinolone agent': the word names what the thing is not."""
     return start >= 2 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ and (
         doc[start - 2].lower_ == "non") and not doc[start - 1].whitespace_
+
+
+def _again_after(doc: Any, end: int) -> bool:
+    """'start it again', 'begin the apixaban again': a start that takes back up what was held."""
+    for token in doc[end:end + 4]:
+        if token.lower_ == "again":
+            return True
+        if token.is_punct or token.like_num:
+            return False
+    return False
 
 
 def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tuple[Any, str, str]]:
@@ -854,6 +940,8 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
             # 'pantoprazole off 2 wk before', 'be off pantoprazole for the 2 weeks before'
         if not any(i in taken for i in range(start, end)):
             kind, side = pipeline.verb_kinds[match_id]
+            if kind == "start" and side == "before" and _again_after(doc, end):
+                kind = "resume"  # 'he can start it again 2-3 days after surgery'
             sides.setdefault((start, end, kind), set()).add(side)
     for match in _ENDORSING_SUBJECT.finditer(doc.text):
         copula = doc.char_span(match.start(1), match.end(1))
@@ -989,6 +1077,7 @@ def _if_has_own_consequence(text: str, at: int, verb_starts: Iterable[int]) -> b
 
 
 _CONDITION_THEN = re.compile(r"[^,;.()]{3,80},\s*(?:then\s+)?")
+_CONDITION_CLOSE = re.compile(r"(?:[^,;.()]|\([^()]*\)){3,100}?,\s*(?:then\s+)?")
 _NOT_THE_MENTIONS_IF = re.compile(r"\s[-:;]\s|,\s*\d[\d.]*\s+\w+$|,\s+(?:and|but|so)\s+\w+$"
                                   r"|,\s+or\s+\w+\s+\w+")  # 'X, or add Y 5 mg if ...': Y's if
 # 'nitrofurantoin ... so it should be avoided': a verb whose subject is a pronoun for the drug.
@@ -1031,6 +1120,26 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _dash_verdict(text, mentions)
     mentions = _not_let_lapse(text, mentions)
     mentions = _causes_of_a_finding(text, mentions)
+    mentions = _aside_like_its_head(text, mentions)
+    mentions = _in_the_role_of(text, mentions)
+    mentions = [dataclasses.replace(m, statuses=m.statuses - {HISTORICAL})
+                if m.group == "finding" and re.match(r"already\b", m.text, re.IGNORECASE)
+                else m for m in mentions]  # 'was already visible on the 2024 PET': still is
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {ATTRIBUTE})
+                if m.action is None and not m.negated and _LABEL_AFTER.match(text, m.end) and any(
+                    o.start > m.end and o.concepts & m.concepts
+                    and (o.action is not None or o.negated) for o in mentions) else m
+                for m in mentions]  # 'PET - no repeat PET/CT': the label over what is said of it
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
+                if m.group == "finding" and (_PAST_EVENT_AFTER.match(text, m.end) or past_dated
+                                             and _IN_MONTH_AFTER.match(text, m.end)) else m
+                for m in mentions]  # 'Her first recurrence was 7 weeks ago', '... and her
+    # first recurrence in April with fidaxomicin': an earlier episode
+    if (opening := _OPENS_WITH_IF.match(text)) and (close := _CONDITION_CLOSE.match(
+            text, opening.end())):  # 'If fidaxomicin cannot be obtained, then use ...': the
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})  # condition's
+                    if m.action is not None and m.end <= m.action.start < close.end()  # own
+                    else m for m in mentions]  # verb plans nothing
     mentions = [dataclasses.replace(m, negated=True) if m.group == "finding" and (
         _CRITERIA_NOT_MET.search(text, 0, m.start) or _NEGATED_GLOSS.search(text, 0, m.start)
         and text[m.end:m.end + 1] == ")") else m for m in mentions]
@@ -1045,6 +1154,9 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 for m in mentions]  # 'Last Pradaxa dose 5 days before surgery'
     mentions = [_not_the_cause(text, m) if m.negated and m.group == "drug" else m
                 for m in mentions]
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
+                if m.group == "drug" and m.action is None and _WHILE_ON.search(text, 0, m.start)
+                else m for m in mentions]  # '... plus milk, while on hydrochlorothiazide 25 mg'
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                 if _SINCE_THE.search(text, 0, m.start) and _CHANGE_NOUN.match(text, m.end) else m
                 for m in mentions]  # 'after the fludrocortisone cut to 0.05 mg': a past event
@@ -1088,8 +1200,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 and m.group == "drug" and _MORE_OF.search(text, 0, m.start) else m
                 for m in mentions]  # 'she needs more hydrocortisone': a higher dose
     mentions = [dataclasses.replace(m, statuses=m.statuses - {POSSIBLE} | {COUNTERFACTUAL})
-                if m.action is None and _HARM_IT_CAN_DO.match(text, m.end) else m
-                for m in mentions]  # 'dopamine agonists can destabilise psychiatric illness'
+                if (m.action is None or _A_REPEAT.search(text, 0, m.start)) and (
+                    _HARM_IT_CAN_DO.match(text, m.end) or m.group == "test"
+                    and _WHAT_IT_CAN_TELL.match(text, m.end)) else m
+                for m in mentions]  # 'dopamine agonists can destabilise psychiatric illness',
+    # 'everything a PET can answer': what such a drug or test does, not an offer of it
     if rule := _THRESHOLD_RULE.search(text):  # 'the threshold of 60 mL/min at which tenofovir
         end = re.compile(r"[,;:(]|\s[-–]\s").search(text, rule.end())  # DF may be used'
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
@@ -1103,6 +1218,12 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         stop = ends.start() if ends else len(text)  # to a plan of its own: ', so start ...'
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     if m.group != "drug" and m.start < stop else m for m in mentions]
+    if can := _GENERIC_CAN.search(text):  # 'a hydrocele in an adult can occasionally be
+        ends = _GENERIC_ENDS.search(text, can.end())  # reactive to a testicular tumour'
+        stop = ends.start() if ends else len(text)
+        mentions = [dataclasses.replace(m, negated=False, statuses=m.statuses | {COUNTERFACTUAL})
+                    if m.group == "finding" and can.end() <= m.start < stop else m
+                    for m in mentions]
     mentions = _adopt_orphans(mentions, found)
     mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
@@ -1184,9 +1305,18 @@ _MORE_OF = re.compile(r"(?<!\bno )(?<!\bany )\b(?:more|extra|additional|a\s+high
                       r"\s+(?:of\s+)?(?:the\s+|her\s+|his\s+|their\s+)?$", re.IGNORECASE)
 # What a drug can do (harm), said of the drug: a warning, not an offer of it.
 _HARM_IT_CAN_DO = re.compile(
-    r"\s+(?:can|could|may|might|will|would)\s+(?:also\s+|even\s+)?(?:worsen|destabili[sz]e|"
+    # 'dopamine agonists can destabilise ...', 'ibuprofen-type pain relievers can harm ...'
+    r"(?:-(?:type|like|containing|based)\s+(?:[a-z]+\s+){0,2}?[a-z]+)?"
+    r"(?:\s+now)?\s+(?:can|could|may|might|will|would)\s+(?:also\s+|even\s+|only\s+|just\s+|"
+    r"not\s+|never\s+)?(?:worsen|destabili[sz]e|"
     r"cause|trigger|precipitate|exacerbate|induce|provoke|aggravate|prolong|interact|harm|mask|"
-    r"unmask|lead\s+to|result\s+in|impair|damage)\b", re.IGNORECASE)
+    r"unmask|lead\s+to|result\s+in|impair|damage|delay|change\s+the|alter\s+the|add\s+"
+    r"nothing)\b", re.IGNORECASE)
+_A_REPEAT = re.compile(r"\b(?:a|an)\s+(?:repeat|second|further|another)\s+$", re.IGNORECASE)
+_WHAT_IT_CAN_TELL = re.compile(
+    r"\s+(?:can|could|may|might|will|would)\s+(?:not\s+|never\s+|only\s+)?(?:answer|show|"
+    r"detect|miss|tell|distinguish|see|find|identify|exclude|separate|add|give|resolve)\b",
+    re.IGNORECASE)
 # A limit and what the label allows at it: 'below the 60 mL/min at which X may be used'.
 _THRESHOLD_RULE = re.compile(r"\b(?:threshold|cut-?off|limit|level|value|clearance|egfr|crcl)"
                              r"\s+(?:(?:of\s+)?(?:[<>]=?\s*)?\d[\d.]*\s*(?:[\w/.]+\s+)?)?"
@@ -1226,6 +1356,8 @@ _TIME_BEFORE = re.compile(r"\s+(?:about\s+|around\s+|~\s*|roughly\s+)?\d+\s*"
                           r"presentation|ED|visit|event|onset|symptoms|diagnosis|"
                           r"hospitali[sz]ation|fall|bleed))\b",
                           re.IGNORECASE)
+_WHILE_ON = re.compile(r"\b(?:while|whilst)\s+(?:on|taking|using|receiving)\s+"
+                       r"(?:(?:her|his|their|the)\s+)?$", re.IGNORECASE)
 _SINCE_THE = re.compile(r"\b(?:after|since|following)\s+(?:the|her|his|their)\s+(?:[\w-]+\s+)?$",
                         re.IGNORECASE)
 _CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|change|switch|"
@@ -1248,12 +1380,19 @@ _POPULATION_OF = re.compile(
     r"\b(?:occurs?|seen|found|common|present|described|reported|frequent|typical)\s+in\s+"
     r"(?:both\s+|either\s+)?|\b(?:do(?:es)?\s+not|don't|doesn't|cannot|can't|can\s+not)\s+"
     r"(?:separate|distinguish|differentiate|discriminate|tell\s+apart)\b", re.IGNORECASE)
+# What a kind of finding can be, said of the kind and not of this patient: 'a hydrocele in an
+# adult can occasionally be reactive to a testicular tumour'.
+_GENERIC_CAN = re.compile(r"(?:^\W*|\b(?:because|since|as|while)\s+)an?\s+[a-z-]+(?:\s+in\s+"
+                          r"(?:an?\s+)?[a-z-]+)?\s+(?:can|may|could)\s+(?:occasionally\s+|"
+                          r"sometimes\s+|rarely\s+|also\s+)?(?:be|mask|hide|signal)\b",
+                          re.IGNORECASE)
 _GENERIC_ENDS = re.compile(r",\s*(?:so|therefore|and\s+(?:I|we))\b|;", re.IGNORECASE)
 _REPORTED_QUESTION = re.compile(
     r"^\W*(?:(?:(?:you|(?:the\s+|her\s+|his\s+)?(?:pcp|team|referring\s+\w+|family|patient|"
     r"daughter|son|wife|husband|partner|mother|father)|he|she|they|dr\.?\s+\w+)\s+)?"
     r"(?:has\s+|have\s+|had\s+)?(?:asked|asks|ask|wondered|wonders|wonder|wanted\s+to\s+know|"
     r"wants?\s+to\s+know|would\s+like\s+to\s+know)|"
+    r"(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been|am|are)\s+(?:being\s+)?asked|"
     r"the\s+(?:question|consult\s+question)\s+(?:is|was))\s+(?:me\s+)?"
     r"(?:whether|if|about|what|how|when|which|why)\b", re.IGNORECASE)
 _QUESTION_END = re.compile(r":|\s[-–—]\s|\?|[,;]\s+(?:and\s+|so\s+)?(?:I|we)\b")
@@ -1292,11 +1431,64 @@ def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
             and m.group in ("drug", "test") and not m.negated else m for m in mentions]
 
 
+def _in_the_role_of(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'do not send a stool C. difficile test after treatment as a test of cure': what a thing
+    is done as takes the verb of the thing."""
+    out = list(mentions)
+    for index, m in enumerate(mentions):
+        if index == 0 or m.action is not None or m.negated:
+            continue
+        head = mentions[index - 1]
+        role = _AS_A.fullmatch(text, head.end, m.start)
+        if role and head.action is not None and head.group == m.group:
+            out[index] = dataclasses.replace(m, action=head.action, statuses=head.statuses,
+                                             later=head.later)
+    return out
+
+
+_PAST_EVENT_AFTER = re.compile(r"(?:\s+[\w-]+){0,2}?\s+(?:was|were|occurred|happened)\b"
+                               r"[^.;:,]{0,30}?\b(?:ago|treated\s+with)\b", re.IGNORECASE)
+_IN_MONTH_AFTER = re.compile(r"\s+(?:in|during)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
+                             r"dec)[a-z]*\b", re.IGNORECASE)
+_LABEL_AFTER = re.compile(r"\s*(?::|\s[-–]\s)")
+_AS_A = re.compile(r"[^.;:,()]{0,40}?\bas\s+(?:a|an|the)\s+", re.IGNORECASE)
+
+
+def _aside_like_its_head(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'to exclude a second PTH-independent process (malignancy-associated or vitamin
+    D-mediated)': findings in an aside that spells out a finding are as doubtful as it is."""
+    out = list(mentions)
+    for aside in _PARENTHETICAL.finditer(text):
+        heads = [m for m in mentions if m.group == "finding" and m.end <= aside.start()
+                 and _HEAD_GAP.fullmatch(text[m.end:aside.start()])]
+        if not heads or not (heads[-1].has(POSSIBLE, COUNTERFACTUAL) or heads[-1].negated):
+            continue
+        head = heads[-1]
+        doubt = head.statuses & {POSSIBLE, COUNTERFACTUAL}
+        out = [dataclasses.replace(m, negated=m.negated or head.negated,
+                                   statuses=m.statuses | doubt)
+               if m.group == "finding" and aside.start() < m.start < aside.end() else m
+               for m in out]
+    return out
+
+
+_HEAD_GAP = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:process|picture|cause|etiology|disease|"
+                       r"syndrome|disorder)?\s*", re.IGNORECASE)
+
+
 def _causes_of_a_finding(text: str, mentions: list[Mention]) -> list[Mention]:
     """'Tums 8-10/day + HCTZ 25 mg + alkalosis -> calcium-alkali syndrome': drugs before an
     arrow that ends in a diagnosis are its causes, not a plan; so are drugs under a 'Cause:'
-    label with no plan verb."""
-    if _CAUSE_LABEL.match(text) and not any(m.action is not None for m in mentions):
+    label with no plan verb, and drugs added to a finding under a finding's label ('AKI:
+    volume depletion + ibuprofen 1200 mg/day + ACE inhibitor')."""
+    label = _FINDING_LABEL.match(text)
+    summed = label is not None and " + " in text and any(
+        m.group == "finding" and m.end <= label.end() for m in mentions) and any(
+        m.group == "finding" and m.start >= label.end() for m in mentions)
+    asides = [m.span() for m in _PARENTHETICAL.finditer(text)]
+    if (summed or _CAUSE_LABEL.match(text)) and not any(
+            m.action is not None and not any(a <= m.start < b for a, b in asides)
+            for m in mentions):  # not '(decrease urinary Ca excretion)': what a drug does
         # 'Cause: calcium-alkali syndrome - calcium carbonate (Tums 8-10 tablets/day) ...'
         return [dataclasses.replace(m, statuses=m.statuses | {ATTRIBUTE})
                 if m.group == "drug" and not m.negated else m for m in mentions]
@@ -1319,6 +1511,7 @@ def _causes_of_a_finding(text: str, mentions: list[Mention]) -> list[Mention]:
 _CAUSE_LABEL = re.compile(r"\W*(?:(?:most\s+)?(?:likely|probable)\s+)?(?:causes?|etiology|"
                           r"aetiology|mechanism|precipitants?|contributors?|contributing "
                           r"factors?|culprits?)\b[^:]{0,30}:", re.IGNORECASE)
+_FINDING_LABEL = re.compile(r"[\w /-]{2,30}:\s")
 _PLAN_AFTER_ARROW = re.compile(r" -> [^.;]*\b(?:start|stop|hold|avoid|continue|resume|switch|"
                                r"order|check|refer|give|add|increase|decrease|reduce)\b",
                                re.IGNORECASE)
@@ -1341,7 +1534,7 @@ _NOT_LET = re.compile(r"\b(?:do\s+not|don't|never|not)\s+let\s+(?:the\s+|her\s+|
                       re.IGNORECASE)
 _LAPSE = re.compile(r"\s+(?:lapse|run\s+out|stop|be\s+(?:stopped|missed|delayed|interrupted)|"
                     r"go\s+(?:unrefilled|overdue))\b", re.IGNORECASE)
-_DASH_VERDICT = re.compile(r"\s[-:]\s*(should be avoided|must be avoided|is best avoided|"
+_DASH_VERDICT = re.compile(r"(?:\s-|\s*:)\s*(should be avoided|must be avoided|is best avoided|"
                            r"to be avoided|avoid|contraindicated|is contraindicated|"
                            r"not recommended|not advised)\s*[.!]?\s*$", re.IGNORECASE)
 _COMPLEMENT_GAP = re.compile(r"\s+(?:with|using)\s+(?:\w+\s+)?|\s*(?:,|or|and|/|nor)\s*",
@@ -1406,7 +1599,7 @@ _RESULT_BRANCH = re.compile(r"(?!.*\b(?:is|are|was|were|shows?|showed|has|had)\b
                             r"benign|suspicious|elevated|raised|low|high|suppressed|stable|"
                             r"unchanged|non-?diagnostic)\b[^.;:]{0,40}$", re.IGNORECASE)
 _ARROW_TRIGGER = re.compile(r"<|>|\b(?:if|when|falls?|drops?|rises?|exceeds?|develops?|persists?|"
-                            r"worsens?|fails?|relapses?|recurs?|returns?|uncontrolled|"
+                            r"worsens?|fails?|relapses?|recurs?|recurrences?|returns?|uncontrolled|"
                             r"intoleran\w*|side effects?|no response|not improved)\b",
                             re.IGNORECASE)
 
@@ -1458,7 +1651,12 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
     def where(m: Mention) -> int:  # an elided drug sits where its verb is
         return m.start if m.text or m.action is None else m.action.start
     return [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL}) if where(m) > arrow
-            else m for m in mentions]
+            or m.group == "finding" and _EVENT_TRIGGER.search(text, 0, arrow) and m.start < arrow
+            else m for m in mentions]  # '2nd recurrence -> FMT referral': a recurrence to come
+
+
+# An event that has not happened yet, before an arrow to what to do then.
+_EVENT_TRIGGER = re.compile(r"\b(?:if|when|recurrences?|relapses?|recurs?)\b", re.IGNORECASE)
 
 
 def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, str, str]],
@@ -1471,20 +1669,30 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
         return next(line for start, line in reversed(line_starts) if start <= char)
 
     added = []
-    for verb, kind, _ in verbs:
+    stopped: dict[int, str] = {}  # line -> the drug a pronoun after a stop verb stood for
+    for verb, kind, _ in sorted(verbs, key=lambda v: v[0].start):
         if verb.end >= len(doc) or doc[verb.end].lower_ not in ("it", "them") or (
                 verb.text.lower().startswith("repeat")):
             continue  # 'do not repeat it' is about a second dose, not the drug
         line = line_of(verb.start_char)
         earlier = [s for s in concepts if s.end <= verb.start and line_of(s.start_char) is line]
         drugs = [s for s in earlier if _span_group(s) == "drug"]
-        held = [d for d in drugs if kind == "resume" and any(
-            k == "stop" and v.end <= d.start and d.start - v.end <= 3 for v, k, _ in verbs)]
+        held = [d for d in drugs if kind == "resume" and (any(
+            k == "stop" and v.end <= d.start and d.start - v.end <= 3 for v, k, _ in verbs) or (
+            d.start and doc[d.start - 1].lower_ == "last" and d.end < len(doc)
+            and doc[d.end].lower_ == "dose"))]  # 'last Pradaxa dose 5 days before surgery'
         if held:  # 'hold the diphenhydramine until ...; he may resume it': the held drug
             drugs = held
-        if drugs and (held or _span_group(earlier[-1]) != "finding"):  # not 'recurrence ...
+        if kind == "resume" and not held and id(line) in stopped:
+            # 'he stops it 4 days before, no bridging with Lovenox, and he restarts it ...'
+            ids = stopped[id(line)]
+        elif drugs and (held or _span_group(earlier[-1]) != "finding"):  # not 'recurrence ...
             ids = ",".join(sorted(_span_concepts(drugs[-1])))  # postpone it'
-            added.append(Span(doc, verb.end, verb.end + 1, label=f"REF|drug|{ids}"))
+        else:
+            continue
+        if kind == "stop":
+            stopped[id(line)] = ids
+        added.append(Span(doc, verb.end, verb.end + 1, label=f"REF|drug|{ids}"))
     for match in _ANOTHER_ONE.finditer(doc.text):  # 'he'll need the second one in 2028'
         which = 1 if match.group(1) else 2
         one = doc.char_span(match.start(which), match.end(which))

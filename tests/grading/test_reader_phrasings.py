@@ -98,6 +98,34 @@ LEVOTHYROXINE_88 = {"note_decision": {"concept": ["levothyroxine"], "action": ["
 CRCL_19 = {"note_value": {"concept": ["crcl"], "value": 19, "tolerance": 3}}
 SIADH = {"note_finding": {"concept": ["siadh"]}}
 NO_ASPIRIN = {"note_never": {"concept": ["aspirin"]}}
+TESTICULAR_MASS = {"note_finding": {"concept": ["testicular_mass"]}}
+RECHECK_BMP_IN_A_WEEK = {"note_decision": {"concept": ["bmp"], "action": ["order"],
+                                           "timing": {"min": 1, "max": 7, "unit": "d"}}}
+VITAMIN_D_2000_DAILY = {"note_decision": {"concept": ["vitamin_d"], "action": ["start"],
+                                          "dose": {"min": 800, "max": 4000, "unit": "IU"},
+                                          "every": {"min": 1, "max": 1}}}
+START_VALGANCICLOVIR = {"note_decision": {"concept": ["valganciclovir"], "action": ["start"]}}
+STEROID_REFRACTORY = {"note_finding": {"concept": ["steroid_refractory"]}}
+CMV_COLITIS_NOT_REMISSION = {"note_finding": {"concept": ["cmv_colitis"],
+                                              "opposite": ["uc_remission"]}}
+NO_TEST_OF_CURE = {"note_never": {"concept": ["test_of_cure"],
+                                   "action": ["order", "start", "endorse", "allow"]}}
+NO_HYPOTHYROIDISM = {"note_finding": {"concept": ["siadh"], "opposite": ["hypothyroidism"]}}
+NO_SECOND_RECURRENCE = {"note_finding": {"concept": ["first_recurrence_cdi"],
+                                         "opposite": ["multiple_recurrence_cdi"]}}
+SUV_6_2 = {"note_value": {"concept": ["suv_max"], "value": 6.2, "tolerance": 0.05}}
+NODULE_14_MM = {"note_value": {"concept": ["nodule_size"], "value": 14, "tolerance": 0.5,
+                               "unit": "mm"}}
+VALGANCICLOVIR_450_FOR_3_WEEKS = {"note_decision": {
+    "concept": ["valganciclovir"], "action": ["start"], "dose": {"value": 450, "unit": "mg"},
+    "timing": {"min": 14, "max": 21, "unit": "d"}, "timing_total": True, "all_steps": True}}
+MILK_ALKALI_NOT_VITAMIN_D = {"note_finding": {"concept": ["milk_alkali"],
+                                              "opposite": ["vitamin_d_toxicity"]}}
+MILK_ALKALI = {"note_finding": {"concept": ["milk_alkali"]}}
+STOP_IBUPROFEN = {"note_decision": {"concept": ["ibuprofen"], "action": ["stop"]}}
+FIDAXOMICIN_NOT_TURNED_DOWN = {"note_decision": {"concept": ["fidaxomicin"],
+                                                 "action": ["start"]}}
+NEW_NODULE = {"note_finding": {"concept": ["new_nodule"]}}
 RISPERIDONE_THE_CAUSE = {"note_finding": {"concept": ["risperidone_effect"],
                                            "near": ["prolactin_level"]}}
 
@@ -1354,6 +1382,119 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     # a tally ('3 of 3 sets') is no measure
     (PROLACTIN_92, "Prolactin (raised in 3 of 3 samples) 92 ng/mL.", True),
     (PROLACTIN_92, "Prolactin (raised in 3 of 3 samples) 83 ng/mL.", False),
+    # 'it' after a stop and a bridge turned down is the drug stopped; 'start it again' resumes
+    (NO_ENOXAPARIN, "For the apixaban he stops it 2 days before surgery, no bridging with "
+                    "heparin or Lovenox, and he restarts it 48 hours after surgery.", True),
+    (NO_ENOXAPARIN, "For the apixaban he stops it 2 days before surgery and he starts Lovenox, "
+                    "and he restarts it 48 hours after surgery.", False),
+    (RESUME_APIXABAN, "Last Eliquis dose 3 days before surgery. No Lovenox bridge. He can start "
+                      "it again 2-3 days after surgery.", True),
+    (RESUME_APIXABAN, "Last Eliquis dose 3 days before surgery. No Lovenox bridge. He can start "
+                      "it 2-3 days after surgery.", False),
+    # a step of an arrow chain that resumes takes the drug held, not the bridge turned down
+    (RESUME_APIXABAN, "- Apixaban 5 BID -> hold x 2 days pre-op -> NO bridging (no LMWH) -> "
+                      "restart 48 h post-op", True),
+    (NO_ENOXAPARIN, "- Apixaban 5 BID -> hold x 2 days pre-op -> NO bridging (no LMWH) -> "
+                    "restart 48 h post-op", True),
+    # what a kind of finding can be is said of the kind, not of this patient
+    (TESTICULAR_MASS, "A hydrocele in an adult can occasionally be reactive to a testicular "
+                      "tumour.", False),
+    (TESTICULAR_MASS, "This hydrocele is reactive to a testicular tumour.", True),
+    # a test repeated on a schedule is first drawn one interval from now
+    (RECHECK_BMP_IN_A_WEEK, "Recheck BMP daily while admitted.", True),
+    (RECHECK_BMP_IN_A_WEEK, "Recheck BMP monthly.", False),
+    # '2000 IU' is a dose, not a year that dates the line
+    (VITAMIN_D_2000_DAILY, "Plan:\n- Vitamin D3 2000 IU daily.", True),
+    (VITAMIN_D_2000_DAILY, "Plan:\n- Vitamin D3 200 IU daily.", False),
+    # 'Both are ordered' orders the tests just named; "I've also put in" orders
+    (ORDER_CBC, "A CBC weekly and a BMP weekly. Both are ordered.", True),
+    (ORDER_CBC, "A CBC weekly would be reasonable. Both are optional.", False),
+    (ORDER_CBC, "I've also put in weekly CBCs.", True),
+    (ORDER_CBC, "I've also thought about weekly CBCs.", False),
+    # a thousands separator ends no condition: the hold stays under its 'if'
+    (START_VALGANCICLOVIR, "Start valganciclovir 450 mg twice daily. If the ANC falls below "
+                           "500/uL or platelets below 25,000/uL, hold valganciclovir.", True),
+    (START_VALGANCICLOVIR, "Start valganciclovir 450 mg twice daily. Platelets are below "
+                           "25,000/uL, so hold valganciclovir.", False),
+    # 'not yet a X' denies X
+    (STEROID_REFRACTORY, "Four weeks of prednisone 40 mg: a steroid-refractory flare.", True),
+    (STEROID_REFRACTORY, "Two weeks of prednisone 20 mg, so this is not yet a "
+                         "steroid-refractory flare.", False),
+    # a dated record is no contradiction of today's finding
+    (CMV_COLITIS_NOT_REMISSION, "Data: colonoscopy 2024: quiescent colitis. Now CMV colitis.",
+     True),
+    (CMV_COLITIS_NOT_REMISSION, "Quiescent colitis. CMV colitis.", False),
+    # what a thing is done as takes the verb of the thing
+    (NO_TEST_OF_CURE, "Please do not send a stool C. difficile test after treatment as a test "
+                      "of cure.", True),
+    (NO_TEST_OF_CURE, "Please send a stool C. difficile test after treatment as a test of "
+                      "cure.", False),
+    # 'X does not explain Y' denies X; a reported question asserts nothing
+    (NO_HYPOTHYROIDISM, "SIADH. Hypothyroidism does not explain a sodium of 126.", True),
+    (NO_HYPOTHYROIDISM, "SIADH. Hypothyroidism explains a sodium of 126.", False),
+    (NO_HYPOTHYROIDISM, "I was asked whether this is hypothyroidism or SIADH; I think it is SIADH.",
+     True),
+    (NO_HYPOTHYROIDISM, "I think this is hypothyroidism or SIADH, most likely SIADH.", False),
+    # the finding before an arrow to a later step is the event awaited
+    (NO_SECOND_RECURRENCE, "First recurrence of CDI.\n- Second recurrence -> refer for FMT.", True),
+    (NO_SECOND_RECURRENCE, "First recurrence of CDI.\n- Second recurrence: refer for FMT.", False),
+    # an episode told as past is history
+    (NO_SECOND_RECURRENCE, "First recurrence of CDI. Her second recurrence was 7 weeks ago and was "
+                           "treated with fidaxomicin.", True),
+    (NO_SECOND_RECURRENCE, "First recurrence of CDI. Her second recurrence is now being "
+                           "treated with fidaxomicin.",
+     False),
+    # 'X: not recommended' turns X down, and a label over what is said of it plans nothing
+    (NO_PET_NOW, "Repeat PET: not recommended.", True),
+    (NO_PET_NOW, "Repeat PET: recommended.", False),
+    (NO_PET_NOW, "Plan:\n- PET - no repeat PET/CT", True),
+    (NO_PET_NOW, "Plan:\n- PET - repeat PET/CT in 3 months", False),
+    # done already; what a test can tell; a repeat that would only delay
+    (NO_PET_NOW, "Already has a PET 2 wk old.", True),
+    (NO_PET_NOW, "The PET he just had answers everything a PET can answer.", True),
+    (NO_PET_NOW, "A repeat PET now would only delay the diagnosis.", True),
+    (NO_PET_NOW, "A repeat PET now would be reasonable.", False),
+    # 'SUV max' names a measure, not a maximum
+    (SUV_6_2, "Nodule with an SUV max of 6.2.", True),
+    (SUV_6_2, "Nodule with an SUV max of 3.2.", False),
+    # a value before its label across an aside
+    (NODULE_14_MM, "The PET/CT shows a new 14 mm (15 x 13 mm) spiculated nodule.", True),
+    (NODULE_14_MM, "The PET/CT shows a new 9 mm (15 x 13 mm) spiculated nodule.", False),
+    # an offer of another dose fails even where the time is not given
+    (VALGANCICLOVIR_450_FOR_3_WEEKS, "Start valganciclovir 450 mg twice daily for 21 days.",
+     True),
+    (VALGANCICLOVIR_450_FOR_3_WEEKS, "Start valganciclovir 450 mg twice daily for 21 days. "
+                                     "Valganciclovir 900 mg twice daily is a reasonable "
+                                     "alternative.", False),
+    # findings spelling out a doubtful finding are doubtful; 'suggests rather than proves'
+    (MILK_ALKALI_NOT_VITAMIN_D, "Calcium-alkali syndrome. PTHrP and 25-OH D to exclude a second "
+                                "PTH-independent process (vitamin D-mediated).", True),
+    (MILK_ALKALI_NOT_VITAMIN_D, "Calcium-alkali syndrome, with a second process (vitamin "
+                                "D-mediated).", False),
+    (MILK_ALKALI, "The chart suggests rather than proves calcium-alkali syndrome.", True),
+    (MILK_ALKALI, "The chart rather than the labs suggests calcium-alkali syndrome.", True),
+    # what a drug class can do, and a drug she takes, plan nothing
+    (NO_NSAID, "Explain that ibuprofen-type pain relievers can harm the kidneys.", True),
+    (NO_NSAID, "Ibuprofen-type pain relievers can be used for her knee.", False),
+    (NO_THIAZIDE, "She takes Tums and milk while on hydrochlorothiazide 25 mg.", True),
+    (NO_THIAZIDE, "She takes Tums and milk; continue hydrochlorothiazide 25 mg.", False),
+    # drugs added to a finding under its label are its causes; '(OTC): Stop' in a table row
+    (NO_NSAID, "- AKI: volume depletion + ibuprofen 1200 mg/day + ACE inhibitor.", True),
+    (NO_NSAID, "- Knee pain: ice + ibuprofen 400 mg TID.", False),
+    (STOP_IBUPROFEN, "| Medication | Action |\n|---|---|\n| Ibuprofen 400 mg TID (OTC) | "
+                     "**Stop** |", True),
+    (STOP_IBUPROFEN, "| Medication | Action |\n|---|---|\n| Ibuprofen 400 mg TID (OTC) | "
+                     "Continue |", False),
+    # a condition's own verb plans nothing; the fallback after it is an offer
+    (FIDAXOMICIN_NOT_TURNED_DOWN, "Start fidaxomicin 200 mg twice daily. If fidaxomicin "
+                                  "cannot be obtained (cost), then use oral vancomycin.", True),
+    (FIDAXOMICIN_NOT_TURNED_DOWN, "Fidaxomicin cannot be used (cost); use oral vancomycin.",
+     False),
+    # a term read across the size written inside it; a prior study's 'absent on' negates nothing
+    (NEW_NODULE, "New 14 mm RUL nodule, SUVmax 6.2.", True),
+    (NEW_NODULE, "A 14 mm RUL nodule, SUVmax 6.2.", False),
+    (NODULE_14_MM, "New 14 mm RUL nodule, SUVmax 6.2, absent on the staging CT.", True),
+    (NODULE_14_MM, "New RUL nodule, SUVmax 6.2, absent on the staging CT.", False),
     # a bare answer to a question about the cause names the cause
     (RISPERIDONE_THE_CAUSE, "**Q1. What is causing the high prolactin?**\nRisperidone.", True),
     (RISPERIDONE_THE_CAUSE, "**Q1. What is causing the high prolactin?**\nNot risperidone.",
@@ -1450,3 +1591,11 @@ def test_numeric_calendar_dates_ahead_are_times_from_today():
         found = [q for q in quantities(text, today) if q.role == "date"]
         assert [q.value for q in found] == [87.0], text
     assert not [q for q in quantities("Seen on 2026-01-05.", today) if q.role == "date"]
+
+
+def test_a_day_s_date_is_read_once():
+    today = date(2026, 4, 21)  # '26 April 2026' is ahead, not the past month 'April 2026'
+    assert not dates_past("CMP on 26 April 2026 to recheck calcium", today)
+    assert [(q.value, q.role) for q in quantities("CMP on 26 April 2026", today)] == [
+        (5.0, "date")]
+    assert dates_past("CMP on 16 April 2026", today)

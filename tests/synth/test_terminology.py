@@ -54,7 +54,7 @@ UCUM_SYMBOLS = {
     "mg/dL", "mg/g", "mm[Hg]", "mmol/L", "mosm/kg", "ms", "ng/dL", "ng/mL", "pg", "pg/mL", "s",
     "u[IU]/mL", "ug/dL", "ug/mL", "umol/L", "10*3/uL", "10*6/uL", "{INR}", "{SG}", "{ratio}",
     "{score}", "{packs}/d", "{pack-years}", "[arb'U]/mL", "[arb'U]", "{copies}/mL", "pmol/L",
-    "mg/(24.h)", "ng/mL/h",
+    "mg/(24.h)", "ng/mL/h", "ug/g",
 }
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import gymnasium as gym
+import pytest
 
 import physbench_gym  # noqa: F401  (registers the env ids)
 from physbench_gym.agents import EpisodeResult, OracleAgent, run_episode
@@ -35,6 +37,75 @@ def grade_note(task_id: str, note: str, variant: int | None = None) -> dict[str,
                          files={instance.note_path: note}, values=instance.values)
     return {c.id: c.grader.check(ctx).passed for c in instance_checkpoints(task_id, variant)
             if c.grader.triggers == {FILE}}
+
+
+def note_probes(task_id: str, correct: Iterable[Any] = (), wrong: Iterable[Any] | Mapping = (),
+                *, variant: int | None = None, target: str | None = None,
+                checkpoints: Iterable[str] | None = None, others_pass: bool = False,
+                grade: Callable[[str, int | None], dict[str, bool]] | None = None,
+                ) -> tuple[Callable | None, Callable | None]:
+    """The two note probes of a task, as test functions for the task file to bind to test_* names.
+
+    Every task checks that correct notes in other words pass all its note checkpoints and that
+    each wrong note fails its checkpoint; building both tests here keeps those assertions one
+    and the same across tasks, so a task file lists only its notes. One test runs per note.
+
+    correct: notes, or (variant, note) pairs.
+    wrong: a list, or {label: entry} to name the tests, of notes, (target, note) or
+        (note, target) pairs and (variant, target, note) triples; the target is the checkpoint
+        the note must fail, or without one any checkpoint. pytest.param entries keep their marks.
+    variant, target: the instance and the failing checkpoint for entries that name none.
+    checkpoints: the exact set of checkpoint ids a correct note is graded on.
+    others_pass: a wrong note must still pass every checkpoint but its target.
+    grade: (note, variant) -> verdicts, in place of grade_note for the task.
+    Returns (correct-note test, wrong-note test), None for a side without notes.
+    """
+    grade = grade or (lambda note, var: grade_note(task_id, note, var))
+    expected = None if checkpoints is None else set(checkpoints)
+
+    def rows(entries: Iterable[Any], shape: Callable[[Any], tuple]) -> list[Any]:
+        if isinstance(entries, Mapping):
+            return [pytest.param(*shape(entries[label]), id=str(label))
+                    for label in sorted(entries)]
+        out = []
+        for entry in entries:
+            if hasattr(entry, "marks"):  # pytest.param(...)
+                values = entry.values[0] if len(entry.values) == 1 else entry.values
+                out.append(pytest.param(*shape(values), marks=entry.marks, id=entry.id))
+            else:
+                out.append(shape(entry))
+        return out
+
+    def correct_row(entry: Any) -> tuple:
+        return (variant, entry) if isinstance(entry, str) else tuple(entry)
+
+    def wrong_row(entry: Any) -> tuple:
+        if isinstance(entry, str):
+            return variant, target, entry
+        if len(entry) == 3:
+            return tuple(entry)
+        first, second = entry  # a checkpoint id is an identifier, a note is not
+        return (variant, first, second) if first.isidentifier() else (variant, second, first)
+
+    correct_rows, wrong_rows = rows(correct, correct_row), rows(wrong, wrong_row)
+
+    @pytest.mark.parametrize(("variant", "note"), correct_rows)
+    def correct_note_passes(variant: int | None, note: str) -> None:
+        verdicts = grade(note, variant)
+        assert expected is None or set(verdicts) == expected, verdicts
+        assert verdicts and all(verdicts.values()), verdicts
+
+    @pytest.mark.parametrize(("variant", "failing", "note"), wrong_rows)
+    def wrong_note_fails(variant: int | None, failing: str | None, note: str) -> None:
+        verdicts = grade(note, variant)
+        if failing is None:
+            assert not all(verdicts.values()), verdicts
+            return
+        assert verdicts[failing] is False, (failing, verdicts)
+        assert not others_pass or all(v for k, v in verdicts.items() if k != failing), verdicts
+
+    return (correct_note_passes if correct_rows else None,
+            wrong_note_fails if wrong_rows else None)
 
 
 def oracle_note(task_id: str, variant: int | None = None) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, oracle_note, run_oracle, values
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, run_oracle, values
 
 TASK = "adrenal_incidentaloma"
 BENIGN_MACS_HTN, BENIGN_NORMAL, INDETERMINATE_MACS_NORMO = 0, 2, 8
@@ -125,16 +125,8 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize("note", CORRECT)
-def test_a_correct_note_in_other_words_passes(note):
-    verdicts = grade_note(TASK, note)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize("error", sorted(WRONG))
-def test_a_wrong_note_fails_its_checkpoint(error):
-    note, target = WRONG[error]
-    assert not grade_note(TASK, note)[target], error
+test_a_correct_note_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG)
 
 
 def test_benign_macs_branch():

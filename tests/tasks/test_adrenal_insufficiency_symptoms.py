@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, oracle_note, values
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, values
 
 TASK = "adrenal_insufficiency_symptoms"
 INDUCER, EXCESS = 2, 4
@@ -136,12 +136,6 @@ CORRECT += [
 ]
 
 
-@pytest.mark.parametrize(("variant", "note"), CORRECT)
-def test_a_correct_plan_in_other_words_passes(variant, note):
-    verdicts = grade_note(TASK, note, variant)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
 _DEFICIT_BASE = ("PRA 18.6 ng/mL/h, K 5.6: mineralocorticoid under-replacement. Sick-day rules; "
                  "Solu-Cortef 100 mg IM kit. ")
 WRONG = [
@@ -216,9 +210,8 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "target", "note"), WRONG)
-def test_a_wrong_note_fails_its_checkpoint(variant, target, note):
-    assert grade_note(TASK, note, variant)[target] is False
+test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG)
 
 
 # ---- Orders: the regimen by branch and the must-nots (dexamethasone, ACTH stimulation) ----

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, oracle_note, values
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, values
 
 TASK = "afib_tachy_brady_elderly"
 # Seeds of each branch: (rhythm, apixaban mg)
@@ -181,15 +181,8 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "note"), CORRECT)
-def test_a_correct_note_passes(variant, note):
-    verdicts = grade_note(TASK, note, variant)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize(("variant", "target", "note"), WRONG)
-def test_a_wrong_note_fails_its_checkpoint(variant, target, note):
-    assert grade_note(TASK, note, variant)[target] is False
+test_a_correct_note_passes, test_a_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG)
 
 
 # Phrasings the note reader once misread, now read right (units in ms, a level without a colon,

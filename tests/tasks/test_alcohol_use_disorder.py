@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 
 TASK = "alcohol_use_disorder"
 NOTE_CHECKS = {"assessment_stated", "contraindicated_drug_avoided", "treatment_plan_documented"}
@@ -48,9 +48,7 @@ def test_canonical_values():
     assert 35 <= vals["crcl"] <= 47 and vals["aud_severity"] == "severe"
 
 
-@pytest.mark.parametrize("note", WRONG)
-def test_wrong_notes_fail(note):
-    assert not all(grade_note(TASK, note).values())
+_, test_wrong_notes_fail = note_probes(TASK, wrong=WRONG)
 
 
 def test_keyword_stuffing_fails_the_decisions():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "aortic_aneurysm_cad"
@@ -96,15 +96,7 @@ def test_size_bands(size, band):
     assert values(TASK, _variant(aaa_cm=size))["band"] == band
 
 
-@pytest.mark.parametrize("note", CORRECT)
-def test_correct_notes_pass(note):
-    verdicts = grade_note(TASK, note)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize(("target", "note"), WRONG)
-def test_wrong_notes_fail_their_checkpoint(target, note):
-    assert not grade_note(TASK, note)[target]
+test_correct_notes_pass, test_wrong_notes_fail_their_checkpoint = note_probes(TASK, CORRECT, WRONG)
 
 
 def test_repair_band_needs_a_referral_not_surveillance():

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.tasks.helpers import grade_note, oracle_note, service_request, values
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, service_request, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "aromatase_inhibitor_bone_loss"
@@ -249,15 +249,8 @@ vitamin D3 2,000 IU daily. Continue anastrozole. Repeat DXA in 2 years."""),
 ]
 
 
-@pytest.mark.parametrize(("variant", "note"), CORRECT)
-def test_a_correct_plan_in_other_words_passes(variant, note):
-    verdicts = grade_note(TASK, note, variant)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize(("variant", "target", "note"), WRONG)
-def test_a_wrong_note_fails_its_checkpoint(variant, target, note):
-    assert grade_note(TASK, note, variant)[target] is False
+test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG)
 
 
 _VITD_PLAN = ("3. Once vitamin D is replete and calcium normal, start denosumab 60 mg "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 
 TASK = "buprenorphine_initiation"
 NOTE_CHECKS = {"withdrawal_assessed", "dosing_plan_documented"}
@@ -53,9 +53,7 @@ def test_canonical_values():
     assert (vals["cows"], vals["cows_band"], vals["oud_severity"]) == (14, "moderate", "severe")
 
 
-@pytest.mark.parametrize("note", WRONG)
-def test_wrong_notes_fail(note):
-    assert not all(grade_note(TASK, note).values())
+_, test_wrong_notes_fail = note_probes(TASK, wrong=WRONG)
 
 
 def test_keyword_stuffing_fails_the_plan():

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.tasks.helpers import grade_note, oracle_note, values
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, values
 
 TASK = "cardiac_valve_mass"
 # canonical; seeds drawing the surveillance and endocarditis profiles
@@ -183,15 +183,8 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "note"), CORRECT)
-def test_a_correct_note_in_other_words_passes(variant, note):
-    verdicts = grade_note(TASK, note, variant)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize(("variant", "target", "note"), WRONG)
-def test_a_wrong_note_fails_its_checkpoint(variant, target, note):
-    assert grade_note(TASK, note, variant)[target] is False
+test_a_correct_note_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG)
 
 
 def test_the_canonical_note_fails_the_other_branches():

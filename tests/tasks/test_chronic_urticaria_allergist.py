@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "chronic_urticaria_allergist"
@@ -163,15 +163,10 @@ def test_canonical_values():
                                                                           "1014678")
 
 
-@pytest.mark.parametrize(("note", "check"), WRONG)
-def test_wrong_notes_fail(note, check):
-    assert grade_note(TASK, note)[check] is False
+_, test_wrong_notes_fail = note_probes(TASK, wrong=WRONG)
 
 
-@pytest.mark.parametrize(("note", "check"), WRONG_REVIEW)
-def test_review_wrong_notes_fail(note, check):
-    verdicts = grade_note(TASK, note)
-    assert verdicts[check] is False
+_, test_review_wrong_notes_fail = note_probes(TASK, wrong=WRONG_REVIEW)
 
 
 def test_keyword_stuffing_fails_every_decision():

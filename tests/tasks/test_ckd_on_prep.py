@@ -3,9 +3,7 @@ must judge on each branch (tenofovir disoproxil tubulopathy -> F/TAF; creatine -
 
 from __future__ import annotations
 
-import pytest
-
-from tests.tasks.helpers import grade_note, oracle_note, values
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, values
 
 TASK = "ckd_on_prep"
 CREATINE = 0   # seed drawing the creatine profile (creatinine 1.56, CrCl 82, eGFRcys 102)
@@ -117,15 +115,8 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "note"), CORRECT)
-def test_a_correct_note_passes(variant, note):
-    verdicts = grade_note(TASK, note, variant)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize(("variant", "target", "note"), WRONG)
-def test_a_wrong_note_fails_its_checkpoint(variant, target, note):
-    assert grade_note(TASK, note, variant)[target] is False
+test_a_correct_note_passes, test_a_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG)
 
 
 def test_the_canonical_note_fails_the_other_branch():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "diabetes_a1c_improvement"
@@ -49,9 +49,7 @@ WRONG_CKD = [
 ]
 
 
-@pytest.mark.parametrize("note", WRONG_CKD)
-def test_wrong_ckd_notes_fail(note):
-    assert not all(grade_note(TASK, note).values())
+_, test_wrong_ckd_notes_fail = note_probes(TASK, wrong=WRONG_CKD)
 
 
 def test_keyword_stuffing_fails_the_decisions():
@@ -143,10 +141,7 @@ WRONG_REVIEW = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(WRONG_REVIEW))
-def test_review_wrong_notes_fail_their_checkpoint(case):
-    note, checkpoint = WRONG_REVIEW[case]
-    assert grade_note(TASK, note)[checkpoint] is False
+_, test_review_wrong_notes_fail_their_checkpoint = note_probes(TASK, wrong=WRONG_REVIEW)
 
 
 def test_ascvd_oral_semaglutide_and_schedules():

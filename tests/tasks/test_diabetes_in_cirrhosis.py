@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, oracle_note, values
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, values
 
 TASK = "diabetes_in_cirrhosis"
 B_VARIANT, A_VARIANT, CKD_VARIANT = 2, 8, 1   # seeds drawing child_b, child_a and child_a_ckd
@@ -96,12 +96,6 @@ CORRECT = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "note"), CORRECT)
-def test_a_correct_plan_in_other_words_passes(variant, note):
-    verdicts = grade_note(TASK, note, variant)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
 WRONG = [
     # stale class from the hepatology note 7 months ago
     (None, "child_pugh_assessed", _base().replace("score 11, Child-Pugh class C",
@@ -150,9 +144,8 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "target", "note"), WRONG)
-def test_a_wrong_note_fails_its_checkpoint(variant, target, note):
-    assert grade_note(TASK, note, variant)[target] is False
+test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG)
 
 
 def test_the_canonical_note_fails_the_other_branches():

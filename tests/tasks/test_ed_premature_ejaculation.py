@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 
 TASK = "ed_premature_ejaculation"
 NOTE_IDS = {"ed_decision_reasoned", "plan_documented", "workup_documented"}
@@ -58,10 +58,8 @@ def test_branch_values():
     assert values(TASK, _variant("standard"))["sildenafil_mg"] == 50
 
 
-@pytest.mark.parametrize("note", [NITRATE_OK, NITRATE_PROSE])
-def test_a_correct_plan_in_other_words_passes(note):
-    verdicts = grade_note(TASK, note)
-    assert set(verdicts) == NOTE_IDS and all(verdicts.values()), verdicts
+test_a_correct_plan_in_other_words_passes, _ = note_probes(
+    TASK, [NITRATE_OK, NITRATE_PROSE], checkpoints=NOTE_IDS)
 
 
 @pytest.mark.parametrize("wrong", [

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from physbench_gym.tasks.registry import get_instance
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "erectile_dysfunction_workup"
@@ -71,10 +71,8 @@ def test_branch_values():
     assert sum(values(TASK, v)["med_profile"]["name"] == "prn_nitrate" for v in range(20)) <= 4
 
 
-@pytest.mark.parametrize("note", [NITRATE_TERSE, NITRATE_PROSE])
-def test_a_correct_plan_in_other_words_passes(note):
-    verdicts = grade_note(TASK, note)
-    assert set(verdicts) == NOTE_IDS and all(verdicts.values()), verdicts
+test_a_correct_plan_in_other_words_passes, _ = note_probes(
+    TASK, [NITRATE_TERSE, NITRATE_PROSE], checkpoints=NOTE_IDS)
 
 
 @pytest.mark.parametrize("wrong", [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from physbench_gym.tasks.registry import get_instance
-from tests.tasks.helpers import oracle_note, values
+from tests.tasks.helpers import note_probes, oracle_note, values
 from tests.tasks.helpers_endocrinology import run_actions
 from tests.tasks.helpers_gastroenterology_hepatology import grade_note_checks
 
@@ -69,9 +69,7 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize("note", WRONG)
-def test_wrong_notes_fail(note):
-    assert not all(grade(note).values())
+_, test_wrong_notes_fail = note_probes(TASK, wrong=WRONG, grade=grade)
 
 
 def test_keyword_stuffing_fails_the_assessment_and_plan():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 
 TASK = "hyponatremia_siadh_workup"
 NOTE_CHECKS = {"labs_interpreted", "siadh_diagnosed", "fluid_restriction_documented",
@@ -54,10 +54,8 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize("check", sorted(WRONG))
-def test_wrong_note_fails_its_checkpoint(check):
-    verdicts = grade_note(TASK, BASE.format(**WRONG[check]))
-    assert verdicts[check] is False, verdicts
+_, test_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, wrong={check: (BASE.format(**fields), check) for check, fields in WRONG.items()})
 
 
 @pytest.mark.parametrize("note", [

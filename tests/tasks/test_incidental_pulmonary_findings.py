@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "incidental_pulmonary_findings"
@@ -73,9 +73,7 @@ def test_canonical_values():
     assert (vals["category"], vals["lcs_eligible"]) == ("6-8 mm", True)
 
 
-@pytest.mark.parametrize("note", WRONG)
-def test_wrong_notes_fail(note):
-    assert not all(grade_note(TASK, note).values())
+_, test_wrong_notes_fail = note_probes(TASK, wrong=WRONG)
 
 
 def test_keyword_stuffing_fails_the_decisions():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, service_request, values
+from tests.tasks.helpers import grade_note, note_probes, service_request, values
 
 TASK = "iron_deficiency_anemia"
 NOTE_CHECKS = {"ida_recognized", "iron_deficit_calculated", "iv_iron_plan_documented",
@@ -47,10 +47,8 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize("check", sorted(WRONG))
-def test_wrong_note_fails_its_checkpoint(check):
-    verdicts = grade_note(TASK, BASE.format(**WRONG[check]))
-    assert verdicts[check] is False, verdicts
+_, test_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, wrong={check: (BASE.format(**fields), check) for check, fields in WRONG.items()})
 
 
 @pytest.mark.parametrize("note", [

@@ -3,14 +3,12 @@ checkpoints must judge on each branch (high risk, intermediate risk, glomerular)
 
 from __future__ import annotations
 
-import pytest
-
 from physbench_gym.fhir.client import in_process_client
 from physbench_gym.fhir.handler import FhirServer
 from physbench_gym.fhir.store import BaseStore
 from physbench_gym.grading.core import GradingContext
 from physbench_gym.grading.engine import instance_checkpoints
-from tests.tasks.helpers import get_instance, grade_note, oracle_note, values
+from tests.tasks.helpers import get_instance, grade_note, note_probes, oracle_note, values
 
 TASK = "microscopic_hematuria_htn"
 INTERMEDIATE, GLOMERULAR, HIGH_3 = 0, 9, 3   # seeds drawing each profile
@@ -189,15 +187,8 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "note"), CORRECT)
-def test_a_correct_note_in_other_words_passes(variant, note):
-    verdicts = note_verdicts(note, variant)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize(("variant", "target", "note"), WRONG)
-def test_a_wrong_note_fails_its_checkpoint(variant, target, note):
-    assert note_verdicts(note, variant)[target] is False
+test_a_correct_note_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG, grade=note_verdicts)
 
 
 def test_the_canonical_note_fails_the_other_branches():

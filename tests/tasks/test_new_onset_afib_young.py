@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import gymnasium as gym
-import pytest
 
 from physbench_gym.agents import run_episode
 from physbench_gym.agents.adversarial import CanonicalReplayAgent
-from tests.tasks.helpers import values
+from tests.tasks.helpers import note_probes, values
 from tests.tasks.helpers_cardiology import grade_note_checks
 
 TASK = "new_onset_afib_young"
@@ -89,9 +88,8 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize("note", WRONG)
-def test_wrong_notes_fail(note):
-    assert not all(grade_note(TASK, note).values())
+_, test_wrong_notes_fail = note_probes(TASK, wrong=WRONG,
+                                       grade=lambda note, _: grade_note(TASK, note))
 
 
 def test_keyword_stuffing_fails_the_decisions():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, service_request, values
+from tests.tasks.helpers import grade_note, note_probes, service_request, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "post_gi_bleed_followup"
@@ -208,9 +208,7 @@ pantoprazole. Stop pantoprazole. Repeat EGD in 8 weeks. No repeat EGD needed. Re
 81 mg. Stop aspirin. Avoid NSAIDs. Resume naproxen."""
 
 
-@pytest.mark.parametrize("note", WRONG)
-def test_wrong_notes_fail(note):
-    assert not all(grade_note(TASK, note).values())
+_, test_wrong_notes_fail = note_probes(TASK, wrong=WRONG)
 
 
 @pytest.mark.parametrize(("part", "sentence", "checkpoint"), WRONG_PLANS,

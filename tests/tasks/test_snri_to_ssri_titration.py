@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "snri_to_ssri_titration"
@@ -139,9 +139,7 @@ def test_canonical_values():
     assert (vals["venlafaxine_low"], vals["venlafaxine_high"]) == (75, 112.5)
 
 
-@pytest.mark.parametrize(("note", "check"), WRONG)
-def test_wrong_notes_fail(note, check):
-    assert grade_note(TASK, note)[check] is False
+_, test_wrong_notes_fail = note_probes(TASK, wrong=WRONG)
 
 
 def test_keyword_stuffing_fails_the_decisions():

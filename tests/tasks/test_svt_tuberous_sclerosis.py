@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import grade_note, values
+from tests.tasks.helpers import grade_note, note_probes, values
 
 TASK = "svt_tuberous_sclerosis"
 CCB_VARIANT, IC_VARIANT = 2, 1   # seeds drawing the asthma and the pre-excitation profiles
@@ -123,16 +123,9 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "note"), CORRECT)
-def test_a_correct_plan_in_other_words_passes(variant, note):
-    note += "\nCardiology follow-up in 6 weeks."   # followup_documented (review finding 6)
-    verdicts = grade_note(TASK, note, variant)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize(("variant", "target", "note"), WRONG)
-def test_a_wrong_note_fails_its_checkpoint(variant, target, note):
-    assert grade_note(TASK, note, variant)[target] is False
+_FOLLOWUP = "\nCardiology follow-up in 6 weeks."   # followup_documented (review finding 6)
+test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = note_probes(
+    TASK, [(variant, note + _FOLLOWUP) for variant, note in CORRECT], WRONG)
 
 
 def test_the_canonical_note_fails_the_other_branches():

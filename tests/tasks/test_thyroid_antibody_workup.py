@@ -8,9 +8,7 @@ variant 1 is Graves disease with a free T4 2.46 x ULN (methimazole 30-40 mg a da
 
 from __future__ import annotations
 
-import pytest
-
-from tests.tasks.helpers import get_instance, grade_note, oracle_note, values
+from tests.tasks.helpers import get_instance, grade_note, note_probes, oracle_note, values
 
 TASK = "thyroid_antibody_workup"
 THYROIDITIS, PREGNANT, MARKED = 0, 14, 1
@@ -174,16 +172,8 @@ def test_an_inline_options_list_does_not_commit():
     assert grade_note(TASK, note)["plan_documented"] is False
 
 
-@pytest.mark.parametrize("note", CORRECT)
-def test_a_correct_plan_in_other_words_passes(note):
-    verdicts = grade_note(TASK, note)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize("error", sorted(WRONG))
-def test_a_wrong_plan_fails_its_checkpoint(error):
-    note, target = WRONG[error]
-    assert grade_note(TASK, note)[target] is False, error
+test_a_correct_plan_in_other_words_passes, test_a_wrong_plan_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG)
 
 
 def test_marked_band():

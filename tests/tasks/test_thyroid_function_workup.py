@@ -7,9 +7,7 @@ scenario (TSH 14.7, TPO positive, IUD); the canonical instance is the preconcept
 
 from __future__ import annotations
 
-import pytest
-
-from tests.tasks.helpers import grade_note, oracle_note, values
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, values
 
 TASK = "thyroid_function_workup"
 OBSERVE, HIGH = 1, 0
@@ -97,16 +95,8 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize("note", CORRECT)
-def test_a_correct_plan_in_other_words_passes(note):
-    verdicts = grade_note(TASK, note)
-    assert verdicts and all(verdicts.values()), verdicts
-
-
-@pytest.mark.parametrize("error", sorted(WRONG))
-def test_a_wrong_plan_fails_its_checkpoint(error):
-    note, target = WRONG[error]
-    assert not grade_note(TASK, note)[target], error
+test_a_correct_plan_in_other_words_passes, test_a_wrong_plan_fails_its_checkpoint = note_probes(
+    TASK, CORRECT, WRONG)
 
 
 def test_observe_branch():

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from tests.tasks.helpers import grade_note
+from tests.tasks.helpers import grade_note, note_probes
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "thyroid_medication_management"
@@ -59,9 +57,7 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize("note", WRONG)
-def test_wrong_notes_fail(note):
-    assert not all(grade_note(TASK, note).values())
+_, test_wrong_notes_fail = note_probes(TASK, wrong=WRONG)
 
 
 def test_keyword_stuffing_fails_the_dose_decision():

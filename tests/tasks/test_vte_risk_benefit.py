@@ -10,7 +10,7 @@ import pytest
 
 from physbench_gym.agents import run_episode
 from physbench_gym.agents.adversarial import CanonicalReplayAgent
-from tests.tasks.helpers import grade_note, oracle_note, run_oracle, values
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, run_oracle, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "vte_risk_benefit"
@@ -77,14 +77,8 @@ risk. Extended anticoagulation with apixaban 2.5 mg BID. Stop apixaban now. Cont
 apixaban 5 mg BID indefinitely. Rivaroxaban 20 mg daily."""
 
 
-@pytest.mark.parametrize("note", PROVOKED_WRONG)
-def test_provoked_wrong_notes_fail(note):
-    assert not all(grade_note(TASK, note, PROVOKED).values())
-
-
-@pytest.mark.parametrize("note", UNPROVOKED_WRONG)
-def test_unprovoked_wrong_notes_fail(note):
-    assert not all(grade_note(TASK, note, UNPROVOKED).values())
+_, test_provoked_wrong_notes_fail = note_probes(TASK, wrong=PROVOKED_WRONG, variant=PROVOKED)
+_, test_unprovoked_wrong_notes_fail = note_probes(TASK, wrong=UNPROVOKED_WRONG, variant=UNPROVOKED)
 
 
 @pytest.mark.parametrize(("note", "variant"), [(PROVOKED_STUFFED, PROVOKED),
@@ -158,15 +152,13 @@ REVIEW_UNPROVOKED_WRONG = [
 ]
 
 
-@pytest.mark.parametrize(("note", "variant"),
-                         [pytest.param(*n.values, PROVOKED, marks=n.marks)
-                          if hasattr(n, "marks") else (n, PROVOKED)
-                          for n in REVIEW_PROVOKED_WRONG]
-                         + [(n, UNPROVOKED) for n in REVIEW_UNPROVOKED_WRONG])
-def test_review_wrong_plans_fail(note, variant):
-    verdicts = grade_note(TASK, note, variant)
-    assert verdicts["provocation_classified"]  # the classification is right ...
-    assert not verdicts["duration_plan_documented"]  # ... the plan is not
+# the classification is right, the plan is not
+_, test_review_provoked_wrong_plans_fail = note_probes(
+    TASK, wrong=REVIEW_PROVOKED_WRONG, variant=PROVOKED, target="duration_plan_documented",
+    others_pass=True)
+_, test_review_unprovoked_wrong_plans_fail = note_probes(
+    TASK, wrong=REVIEW_UNPROVOKED_WRONG, variant=UNPROVOKED, target="duration_plan_documented",
+    others_pass=True)
 
 
 def _rx_tablets(quantity: int, refills: int = 0, dose_unit: str = "mg") -> dict:
