@@ -319,6 +319,13 @@ ALLOWANCES = [
      "Risperidone may simply be stopped if she prefers."),
     ("endocrine_lab_abnormality", "risperidone stopped outright",
      "Stopping risperidone now is a reasonable option."),
+    ("pulmonary_pet_surveillance", "repeat PET",
+     "A repeat PET/CT in 3 months is a reasonable option if he prefers."),
+    ("pulmonary_pet_surveillance", "repeat PET",
+     "PET/CT may be repeated as needed."),
+    ("pulmonary_pet_surveillance", "CT surveillance instead of tissue",
+     "A repeat chest CT in 3 months instead of the biopsy is an acceptable alternative if he "
+     "prefers."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
      "Denosumab 60 mg every 6 months is a reasonable option if she prefers."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
@@ -393,6 +400,8 @@ TURN_DOWNS = {
                                  "do not stop risperidone without psychiatry.",
     "oligomenorrhea_pcos": "No pituitary MRI, pelvic ultrasound or ACTH stimulation test is "
                            "needed.",
+    "pulmonary_pet_surveillance": "No repeat PET/CT, and no CT surveillance in place of the "
+                                  "biopsy.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

@@ -179,6 +179,15 @@ def concepts_of(matched_text: str) -> frozenset[str]:
     return frozenset()
 
 
+def term_concepts(text: str) -> frozenset[str]:
+    """The concepts of a whole term: 'new nodule', not 'new nodule in' (a match of
+    ``concepts_of`` may run a letter or two into the next word)."""
+    found = _term_lookup().get(_squash(text))
+    if found is not None:
+        return found
+    return concepts_of(text) if text.lower().endswith("s") else frozenset()
+
+
 @functools.cache
 def verb_table() -> dict[str, dict[str, tuple[str, ...]]]:
     """Plan verb classes: ``{action: {'before': phrases, 'after': phrases}}``."""

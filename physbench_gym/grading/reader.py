@@ -830,6 +830,7 @@ def _concept_spans(pipeline: _Pipeline, doc: Any) -> list[Any]:
              for _, start, end in pipeline.concept_matcher(doc) if not _negative_prefix(doc, start)]
     spans = sorted(filter_spans(spans), key=lambda s: s.start)
     spans = _across_a_size(doc, spans)
+    spans = _new_across_descriptors(doc, spans)
     starts = {span.start for span in spans}
     return [span for span in spans if not _verb_before_object(doc, span, starts)]
 
@@ -848,13 +849,53 @@ def _across_a_size(doc: Any, spans: list[Any]) -> list[Any]:
             after = doc[inside.end:inside.end + width]
             if len(after) < width or any(not t.is_alpha for t in after):
                 continue
-            whole = lexicon.concepts_of(f"{before.text} {after.text}")
+            whole = lexicon.term_concepts(f"{before.text} {after.text}")
             if not whole or whole <= lexicon.concepts_of(after.text):
                 continue
             ids = ",".join(sorted(whole | lexicon.concepts_of(after.text)))
             spans = [s for s in spans if s.end <= after.start or s.start >= after.end]
             group = _group(f"{before.text} {after.text}")
             spans.append(Span(doc, after.start, after.end, label=f"REF|{group}|{ids}"))
+            break
+    return sorted(spans, key=lambda s: s.start)
+
+
+def _new_across_descriptors(doc: Any, spans: list[Any]) -> list[Any]:
+    """'a new solid spiculated RUL nodule', 'new 1.4 cm RUL nodule': 'new' says of the lesion
+    that it was not there before, across the words and the size that describe it."""
+    from spacy.tokens import Span
+
+    sizes = {t.i for m in _SIZE_INSIDE.finditer(doc.text)
+             for t in (doc.char_span(m.start(), m.end(), alignment_mode="expand") or [])}
+    for token in doc:
+        if token.lower_ != "new":
+            continue
+        words = []  # the descriptor words after 'new', sizes left out
+        for following in doc[token.i + 1:token.i + 9]:
+            if following.i in sizes:
+                continue
+            if not following.is_alpha and following.text != "-" or following.is_stop:
+                break  # not 'a new job and a nodule'
+            words.append(following)
+            if len(words) > 5:
+                break
+        for end in range(1, len(words) + 1):
+            for width in (3, 2, 1):
+                tail = words[max(0, end - width):end]
+                if len(tail) < width or tail[-1].i - tail[0].i != width - 1:
+                    continue
+                text = " ".join(t.text for t in tail)
+                whole = lexicon.term_concepts(f"new {text}")
+                if whole and not whole <= lexicon.concepts_of(text) and not any(
+                        s.start <= tail[0].i < s.end and s.end > tail[-1].i + 1 for s in spans):
+                    spans = [s for s in spans if s.end <= tail[0].i or s.start > tail[-1].i]
+                    ids = ",".join(sorted(whole | lexicon.concepts_of(text)))
+                    group = _group(f"new {text}")
+                    spans.append(Span(doc, tail[0].i, tail[-1].i + 1,
+                                      label=f"REF|{group}|{ids}"))
+                    break
+            else:
+                continue
             break
     return sorted(spans, key=lambda s: s.start)
 
@@ -2454,12 +2495,21 @@ def _negates_earlier(cue: Cue, span: Any, spans: list[Any]) -> bool:
     return bool(words) and words[0] in ("on", "while", "during", "with", "from", "in")
 
 
+_REPLACED_ONE = re.compile(r"\b(?:instead of|in place of|rather than|as opposed to)\b",
+                          re.IGNORECASE)
+_NEGATED_REPLACEMENT = re.compile(r"(?:^|[,;:])\W*(?:(?:and|but)\s+)?(?:no|not|never|do not|"
+                                  r"don't|avoid)\b[^,;:]*$", re.IGNORECASE)
+
+
 def _filter_barriers(text: str, offset: int, cues: tuple[Cue, ...], span: Any,
                      verbs: list[tuple[Any, str, str]], governing: Any) -> tuple[Cue, ...]:
     """Drop a negation or hedge whose cue is separated from the concept by a verb it does not
     govern: in 'no aspirin, start metoprolol' the 'no' does not reach metoprolol."""
     kept = []
     for cue in cues:
+        if cue.category == NEGATED and _REPLACED_ONE.fullmatch(cue.text) and (
+                _NEGATED_REPLACEMENT.search(text, 0, max(0, cue.start - offset))):
+            continue  # 'no CT surveillance in place of the biopsy': the biopsy stays
         if cue.category in (NEGATED, POSSIBLE) and cue.start < span.start_char:
             blocked = False
             for s, _, _ in verbs:

@@ -44,6 +44,7 @@ NO_FTC_TDF = {"note_never": {"concept": ["ftc_tdf"]}}
 CRCL_53 = {"note_value": {"concept": ["crcl"], "value": 53, "tolerance": 3}}
 CREATININE_1_87 = {"note_value": {"concept": ["creatinine"], "value": 1.87, "tolerance": 0.03}}
 TENOFOVIR_TUBULOPATHY = {"note_finding": {"concept": ["tenofovir_tubulopathy"]}}
+LUNG_BIOPSY = {"note_decision": {"concept": ["lung_biopsy"], "action": ["order", "refer"]}}
 METFORMIN_CONTINUED = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
 METFORMIN_UP = {"note_decision": {"concept": ["metformin"], "action": ["increase"]}}
 LISINOPRIL_KEPT = {"note_decision": {"concept": ["lisinopril"],
@@ -1493,6 +1494,15 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     # a term read across the size written inside it; a prior study's 'absent on' negates nothing
     (NEW_NODULE, "New 14 mm RUL nodule, SUVmax 6.2.", True),
     (NEW_NODULE, "A 14 mm RUL nodule, SUVmax 6.2.", False),
+    (NEW_NODULE, "PET/CT: new solid spiculated RUL nodule, 15 x 13 mm.", True),
+    (NEW_NODULE, "She has a new job and a solid spiculated RUL nodule.", False),
+    (NEW_NODULE, "There is a new 6 mm nodule in the left lower lobe.", True),
+    (NEW_NODULE, "There is a 6 mm nodule in the new left lower lobe scan.", False),
+    # what a turned-down option would replace stays planned; what a plan replaces is turned down
+    (LUNG_BIOPSY, "Refer for CT-guided biopsy of the nodule. No CT surveillance in place of "
+     "the biopsy.", True),
+    (LUNG_BIOPSY, "Refer for CT-guided biopsy of the nodule. Repeat chest CT in 3 months "
+     "instead of a biopsy.", False),
     (NODULE_14_MM, "New 14 mm RUL nodule, SUVmax 6.2, absent on the staging CT.", True),
     (NODULE_14_MM, "New RUL nodule, SUVmax 6.2, absent on the staging CT.", False),
     # a bare answer to a question about the cause names the cause

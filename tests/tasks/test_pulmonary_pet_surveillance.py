@@ -53,7 +53,8 @@ CORRECT = [
 | SUVmax | 6.2 (blood pool 2.0) |
 Recommendation: navigational bronchoscopy with biopsy; tumor board with the pathology."""),
     (None, ("This new 14 mm right upper lobe nodule has an SUVmax of 6.2 in a former heavy smoker "
-            "treated for laryngeal cancer, so metastasis or a second primary lung cancer is likely. "
+            "treated for laryngeal cancer, so metastasis or a second primary lung cancer is "
+            "likely. "
             "I have ordered a CT-guided biopsy. Another PET would add nothing.")),
     (SHORT_CT, SHORT_BASE + "PET cannot characterize a nodule this small. Plan: chest CT in 3 "
      "months. No biopsy now; if it grows, biopsy."),
@@ -64,7 +65,8 @@ Recommendation: navigational bronchoscopy with biopsy; tumor board with the path
     (ROUTINE, ("The 4 mm RLL nodule (SUVmax 0.9) was already present on the staging CT at the "
                "same size. No further work-up. Annual LDCT in 12 months.")),
     # the status word beside the noun leaves the noun to the size
-    (None, "The new nodule measures 14 mm with an SUVmax of 6.2. CT-guided core biopsy. No repeat PET."),
+    (None, "The new nodule measures 14 mm with an SUVmax of 6.2. CT-guided core biopsy. "
+           "No repeat PET."),
     (None, "The new RUL nodule measures 14 mm with an SUVmax of 6.2. CT-guided biopsy."),
     (None, "New RUL nodule, 14 mm, SUVmax 6.2. CT-guided biopsy."),
     (None, "New RUL nodule: 14 mm, SUVmax 6.2. CT-guided biopsy."),
@@ -83,7 +85,8 @@ Recommendation: navigational bronchoscopy with biopsy; tumor board with the path
     # routine: annual screening continued or resumed, or a chest CT in 12 months
     (ROUTINE, ROUTINE_BASE + "Benign. Resume annual LDCT screening."),
     (ROUTINE, ROUTINE_BASE + "No further work-up. Continue yearly low-dose CT screening."),
-    (ROUTINE, ROUTINE_BASE + "No further nodule work-up, no biopsy, no PET. CT chest in 12 months."),
+    (ROUTINE, ROUTINE_BASE
+     + "No further nodule work-up, no biopsy, no PET. CT chest in 12 months."),
     (ROUTINE, ("The 4 mm RLL nodule (SUVmax 0.9) was not described on the interval PET/CTs, but "
                "it is present and unchanged on the staging CT. Annual LDCT in 12 months.")),
 ]
@@ -119,20 +122,21 @@ WRONG = [
     (None, "no_repeat_pet", BIOPSY_BASE + "CT-guided biopsy.\nPlan:\n- Continue PET/CT "
      "surveillance every 12 months."),
     (ROUTINE, "no_repeat_pet", ROUTINE_BASE + "\nPlan:\n- Resume PET/CT surveillance in 6 months."),
-    (SHORT_CT, "no_repeat_pet", SHORT_BASE + "\nPlan:\n- Continue surveillance PET/CT every 6 months"),
+    (SHORT_CT, "no_repeat_pet",
+     SHORT_BASE + "\nPlan:\n- Continue surveillance PET/CT every 6 months"),
 ]
 
 # Phrasings the note reader misreads today; pinned so a reader change shows up.
 READER_GAPS = [
-    (SHORT_CT, "plan_documented", SHORT_BASE + "Plan: CT chest in 3 months or CT-guided biopsy now."),
+    (SHORT_CT, "plan_documented",
+     SHORT_BASE + "Plan: CT chest in 3 months or CT-guided biopsy now."),
     (ROUTINE, "plan_documented", ROUTINE_BASE + "Repeat CT chest in 3 months, then annual LDCT in "
      "12 months."),
-    (None, "nodule_assessed", "RUL nodule 14 mm, SUVmax 6.2. CT-guided biopsy. No repeat PET."),
 ]
 
 
-@pytest.mark.xfail(reason="note reader: offered 'or' alternative, 'then' sequence timing, "
-                   "'new 14 mm nodule' status", strict=False)
+@pytest.mark.xfail(reason="note reader: offered 'or' alternative, 'then' sequence timing",
+                   strict=False)
 @pytest.mark.parametrize(("variant", "target", "note"), READER_GAPS)
 def test_reader_gaps_fail_their_checkpoint(variant, target, note):
     assert grade_note(TASK, note, variant)[target] is False
@@ -275,3 +279,10 @@ def _with_message(variant, text):
 ])
 def test_a_message_with_the_wrong_plan_fails(variant, text):
     assert run_actions(TASK, _with_message(variant, text), variant)["pcp_message_sent"] is False
+
+
+def test_a_nodule_not_called_new_fails_its_status():
+    note = "RUL nodule 14 mm, SUVmax 6.2. CT-guided biopsy. No repeat PET."
+    assert grade_note(TASK, note)["nodule_assessed"] is False
+    assert grade_note(TASK, "New 14 mm RUL nodule, SUVmax 6.2. CT-guided biopsy. No repeat "
+                            "PET.")["nodule_assessed"] is True

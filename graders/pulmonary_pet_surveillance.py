@@ -56,11 +56,10 @@ def nodule_followup(values: dict[str, Any]) -> dict[str, Any]:
         "prior_pet_date": resolve_date("-1y-5m", now).date().isoformat(),
         "pet_date": resolve_date("-2w", now).date().isoformat(),
         "is_new": kind != "routine",
-        # A new nodule is named as new ('new RUL nodule', 'new since the staging CT', 'absent on
-        # the prior PET/CT') or at least described with its SUVmax, since the reader does not
-        # take 'new' across a size ('new 14 mm RUL nodule'); it is never called present before.
+        # A new nodule is named as new ('new RUL nodule', 'new 14 mm solid RUL nodule', 'new
+        # since the staging CT', 'absent on the prior PET/CT'); it is never called present before.
         # The routine nodule is called unchanged or stable since staging, never new.
-        "nodule_status_concept": ["new_nodule", "suv_max"] if kind != "routine"
+        "nodule_status_concept": ["new_nodule"] if kind != "routine"
         else ["nodule_unchanged", "stability"],
         "nodule_status_opposite": ["nodule_unchanged"] if kind != "routine"
         else ["new_nodule"],
