@@ -264,11 +264,83 @@ def spoken_punctuation(text: str) -> str:
     return _SPOKEN_COMMA.sub(", ", _SPOKEN_PERIOD.sub(". ", text))
 
 
+# '58 ×10⁹/L': a power of ten written in superscript, kept a power ('10^9'), not '109'.
+_POWER_OF_TEN = re.compile(r"(?<!\d)10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+         "fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_WORD_VALUE = {w: i for i, w in enumerate(_ONES)} | {w: (i + 2) * 10 for i, w in enumerate(_TENS)}
+_NUMBER_WORD = "|".join(sorted(_WORD_VALUE, key=len, reverse=True))
+_NUMBER_WORDS = re.compile(
+    rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+(?:and\s+)?)(?:{_NUMBER_WORD}|hundred|thousand|"
+    rf"point(?=\s+(?:{_NUMBER_WORD}|oh)\b)|oh(?<=point oh)))*(?![\w-])", re.IGNORECASE)
+# A spelled digit stands for a number only before a unit or a time ('one milligram', 'four
+# days'); 'no one', 'one of' stay words.
+_UNIT_AFTER = re.compile(
+    r"\s*(?:(?:to|or|-)\s*\S+\s+)?(?:mg|milligrams?|mcg|micrograms?|grams?|units?|tablets?|"
+    r"tabs?|capsules?|days?|weeks?|months?|years?|hours?|minutes?|times|cycles?|doses?|liters?|"
+    r"litres?|milliliters?|ml|cm|mm|centimeters?|millimeters?|percent|kg|kilograms?|cores?)\b",
+    re.IGNORECASE)
+
+
+def _whole(words: list[str]) -> int | None:
+    """'two hundred and five' -> 205, 'seven fifty' -> 750, 'twenty twenty-six' -> 2026; 'two
+    ten milligram tablets' stays words (two tablets of ten)."""
+    if any(w in ("hundred", "thousand") for w in words):
+        total = current = 0
+        for word in words:
+            if word == "hundred":
+                current = (current or 1) * 100
+            elif word == "thousand":
+                total, current = total + (current or 1) * 1000, 0
+            else:
+                current += _WORD_VALUE[word]
+        return total + current
+    chunks: list[int] = []
+    for word in words:
+        value = _WORD_VALUE[word]
+        if chunks and value < 10 and chunks[-1] >= 20 and chunks[-1] % 10 == 0:
+            chunks[-1] += value  # 'thirty eight'
+        else:
+            chunks.append(value)
+    if len(chunks) == 1:
+        return chunks[0]
+    if len(chunks) == 2 and 0 < chunks[0] < 100 and 20 <= chunks[1] < 100:
+        return chunks[0] * 100 + chunks[1]  # said in pairs: 'two thirty-eight', 'seven fifty'
+    return None
+
+
+def _spelled_number(match: re.Match) -> str:
+    words = [w for w in re.split(r"[\s-]+", match.group(0).lower()) if w != "and"]
+    point = words.index("point") if "point" in words else len(words)
+    whole = _whole(words[:point])
+    if whole is None:
+        return match.group(0)
+    decimals = words[point + 1:]
+    if decimals and not all(w == "oh" or _WORD_VALUE.get(w, 10) < 10 for w in decimals):
+        return match.group(0)
+    if not decimals and whole < 10 and len(words) == 1 and not _UNIT_AFTER.match(
+            match.string, match.end()):
+        return match.group(0)
+    return str(whole) + ("." + "".join("0" if w == "oh" else str(_WORD_VALUE[w])
+                                       for w in decimals) if decimals else "")
+
+
+def spelled_numbers(text: str) -> str:
+    """'fifty-eight', 'thirteen point oh', 'four days', 'twenty twenty-six' as digits: notes
+    dictated or written out in words state their values too."""
+    return _NUMBER_WORDS.sub(_spelled_number, text)
+
+
 def normalize_characters(text: str) -> str:
     """Unicode and typography to plain ASCII-like text that keeps every clinical sign; an
     arrow after a value flags it ('8.9 ↑' -> '8.9 (high)'), before a drug changes it."""
     for pattern, plain in _HIGH_LOW:
         text = pattern.sub(plain, text)
+    text = _POWER_OF_TEN.sub(lambda m: "10^" + m.group(1).translate(_SUPERSCRIPT_DIGITS), text)
     text = unicodedata.normalize("NFKC", text)
     text = _DASH_BETWEEN_NUMBERS.sub("-", text)
     text = _SPACED_DASH.sub(" - ", text)
@@ -287,7 +359,7 @@ def normalize_characters(text: str) -> str:
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
     text = _COMMA_THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), text)
-    text = spoken_punctuation(text.replace("\t", " ").replace("\r", ""))
+    text = spelled_numbers(spoken_punctuation(text.replace("\t", " ").replace("\r", "")))
     return expand_intervals(spoken_numbers(text))
 
 

@@ -1009,9 +1009,12 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
             # 'no benefit over high-dose cetirizine'
         return "avoid"  # named under 'Agents excluded' or 'What to avoid'
     line_start = mention.start <= 3 or bool(LIST_MARK.fullmatch(  # '(3) TTE, ordered'
-        clause.text[:mention.start])) or clause.kind in ("item", "row") or bool(
+        clause.text[:mention.start])) or clause.kind == "row" or clause.kind == "item" and not any(
+        m.group == "finding" and m.start < mention.start for m in clause.mentions) or bool(
         _WITH_LEAD.search(clause.text[:mention.start]) and clause.mentions
-        and clause.mentions[0].start <= 3 and clause.mentions[0].decision is None) or bool(
+        and clause.mentions[0].start <= 3 and clause.mentions[0].decision is None
+        and clause.mentions[0].group != "finding") or bool(  # 'Volume depletion + ibuprofen'
+        # lists causes
         _LEAD_LABEL.fullmatch(clause.text[:mention.start])) or bool(
         re.search(r"(?:->|:)\s*$", clause.text[:mention.start]))  # 'high risk: -> CT chest'
     plan_line = clause.section == "plan" or clause.kind == "row" or (
@@ -1377,8 +1380,10 @@ def _own_part(text: str, start: int) -> str:
 _CONDITION_WORD = re.compile(r"\b(?:if|unless|when|once|until|should the)\b", re.IGNORECASE)
 # 'Skin-prick tests ... do not identify a cause': a sentence about the test, not a plan line.
 _PREDICATE = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|"
-                        r"cannot|should|may|might|must|not|rarely|seldom|\w+n['’]t)\b",
-                        re.IGNORECASE)
+                        r"cannot|should|may|might|must|not|rarely|seldom|\w+n['’]t|"
+                        r"drive[sn]?|drove|caused?|causes|explains?|contribute[sd]?|led|leads?|"
+                        r"precipitated|provoked|induced|accounts? for)\b",
+                        re.IGNORECASE)  # '... ibuprofen 400 mg TID ... drive the AKI': a cause
 
 
 @primitive("note_never", NoteNeverArgs, {FILE})

@@ -130,6 +130,7 @@ def unit_normalize(unit: str) -> str:
     """A written unit as a canonical token ('ug' -> 'mcg', 'mU/L' -> 'miu/l', 'weeks' -> 'wk')."""
     token = re.sub(r"\s*/\s*", "/", unit.lower().strip(" .,;:"))
     token = token.replace("µ", "u").replace("μ", "u")
+    token = re.sub(r"^x\s+(?=10\^)", "x", token)  # 'x 10^3/uL' as 'x10^3/uL'
     for suffix in ("/day", "/d", " daily", " qd", "/24h", "/24 h", "/24hr", "/24hrs", "/24",
                    "/24-h", "/24 hr", "/24 hrs", "/24 hours", "/24hours", " per day", "/dy"):
         if token.endswith(suffix) and token[: -len(suffix)] in (
@@ -476,7 +477,9 @@ _ROLE_BEFORE = (
                          r"|\bat most|\bceiling|\bcap(?:ped)? at|\blimit(?:ed)? to|\bthreshold"
                          r"|\bcut-?off|\bbelow|\babove|\bunder|\bover|\bexceeds?|\bless than"
                          r"|\bgreater than|\bmore than|\bat least|\bminimum"
-                         r"|\bdown to an?\s+(?:[\w-]+\s+){1,3}of)\s*(?:of\s+)?$",
+                         r"|\bdown to an?\s+(?:[\w-]+\s+){1,3}of"
+                         r"|\b(?:back|returns?)\s+(?:down\s+|up\s+)?to(?:\s+(?:about|around|~))?"
+                         r")\s*(?:of\s+)?$",  # 'until Cr back to ~1.0': a goal, not a result
                          re.IGNORECASE)),
     ("reference", re.compile(r"(?:\bref(?:erence)?(?:\s+range)?|\bnormal(?:\s+range)?|\brange"
                              r"|\bgoal|\btarget|\buln|\bnl|\bnormal\s*<|\bgoal\s*<)\s*:?\s*$",

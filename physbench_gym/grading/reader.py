@@ -622,7 +622,7 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
                 if part and re.search(r"\w", part):
                     if out and _CAUSE_QUESTION.search(out[-1][0]):
                         part = _BARE_CAUSE.sub(r"\1due to \2", part)
-                    out.append((part, line))
+                    out.append((_cause_named(part), line))
     return out
 
 
@@ -637,6 +637,45 @@ _BARE_CAUSE = re.compile(
     r"(?!(?:not|no|unclear|unknown|uncertain|none|yes|it|this|that|see|both|either)\b)"
     r"((?:the\s+|her\s+|his\s+)?[A-Za-z][\w-]*(?:\s+[\w-]+){0,2}\s*(?:\([^()]*\))?)"
     r"(?=[.!]?$)", re.IGNORECASE)
+
+
+# 'The most likely cause is risperidone', 'the culprit here is the risperidone': the cause named
+# after its noun, told as 'due to risperidone'.
+_CAUSE_IS = re.compile(
+    r"\b(?:the|her|his|its)\s+(?:(?:most\s+)?(?:likely|probable)\s+|main\s+|underlying\s+)?"
+    r"(?:cause|culprit|etiology|aetiology|explanation|driver)(?:\s+(?:of|for)\s+[^,;.]{1,40}?)?"
+    r"(?:\s+here)?\s+is\s+(?:(?:most\s+)?(?:likely|probably|almost\s+certainly)\s+)?"
+    r"(?:the\s+|her\s+|his\s+)?(?=[A-Za-z])(?!(?:not|unclear|unknown|uncertain)\b)",
+    re.IGNORECASE)
+# 'I think this is risperidone.', 'It's probably the risperidone.': a drug given as what the
+# problem is names it as the cause.
+_THIS_IS_A_DRUG = re.compile(
+    r"\b(?:this|it)(?:'s|\s+is)\s+((?:(?:most\s+)?(?:likely|probably|almost\s+certainly)\s+)?)"
+    r"(?:the\s+|her\s+|his\s+)?([A-Za-z][\w-]*)(?=\s*[.!]?$)", re.IGNORECASE)
+
+
+# 'Restart lisinopril once creatinine is near baseline': a resume timed by a recovery is
+# conditional, as with 'when' (same length, so offsets hold); 'fosfomycin 3 g once' is no
+# condition, 'Start X once labs are back' and 'Once healing is confirmed, stop X' are steps.
+_ONCE_CLAUSE = re.compile(
+    r"(?<=[A-Za-z]\s)once(?!\s+(?:daily|a|per|every|weekly|nightly|monthly|yearly|only|more|"
+    r"again)\b)(?=\s+(?:the\s+|his\s+|her\s+|their\s+)?[\w/-]+(?:\s+[\w/-]+)?\s+(?:is|are|has|have|"
+    r"recovers?|returns?|normali[sz]es?|improves?|settles?|stabili[sz]es?|falls?|drops?|comes?|"
+    r"gets?|goes?|resolves?)\b)", re.IGNORECASE)
+
+
+_RESUME = re.compile(r"\b(?:restart|resume|reintroduce|re-start)", re.IGNORECASE)
+
+
+def _cause_named(clause: str) -> str:
+    if _RESUME.search(clause):
+        clause = _ONCE_CLAUSE.sub("when", clause)
+    clause = _CAUSE_IS.sub("due to ", clause)
+    this_is = _THIS_IS_A_DRUG.search(clause)
+    if this_is and _group(this_is.group(2)) == "drug":
+        clause = (clause[:this_is.start()] + f"this is {this_is.group(1)}due to "
+                  + this_is.group(2) + clause[this_is.end():])
+    return clause
 
 
 # A dictated run-on ('..., so she now has osteoporosis ..., and I put in the prescription ...'):

@@ -44,6 +44,15 @@ NO_FTC_TDF = {"note_never": {"concept": ["ftc_tdf"]}}
 CRCL_53 = {"note_value": {"concept": ["crcl"], "value": 53, "tolerance": 3}}
 CREATININE_1_87 = {"note_value": {"concept": ["creatinine"], "value": 1.87, "tolerance": 0.03}}
 TENOFOVIR_TUBULOPATHY = {"note_finding": {"concept": ["tenofovir_tubulopathy"]}}
+RISPERIDONE_CAUSE = {"note_finding": {"concept": ["drug_induced_hyperprolactinemia",
+                                                 "risperidone_effect"]}}
+HOLD_LISINOPRIL = {"note_decision": {"concept": ["lisinopril"], "action": ["stop"]}}
+NO_NSAID_PLANNED = {"note_never": {"concept": ["nsaid"],
+                                   "action": ["start", "continue", "endorse", "allow", "implicit"]}}
+ORDER_HCV = {"note_decision": {"concept": ["hcv_antibody"], "action": ["order"]}}
+PLATELETS_58 = {"note_value": {"concept": ["platelets"], "value": 58}}
+HB_13 = {"note_value": {"concept": ["hemoglobin"], "value": 13.0, "tolerance": 0.05}}
+CREATININE_2_1 = {"note_value": {"concept": ["creatinine"], "value": 2.1, "tolerance": 0.05}}
 LUNG_BIOPSY = {"note_decision": {"concept": ["lung_biopsy"], "action": ["order", "refer"]}}
 METFORMIN_CONTINUED = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
 METFORMIN_UP = {"note_decision": {"concept": ["metformin"], "action": ["increase"]}}
@@ -1498,6 +1507,33 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (NEW_NODULE, "She has a new job and a solid spiculated RUL nodule.", False),
     (NEW_NODULE, "There is a new 6 mm nodule in the left lower lobe.", True),
     (NEW_NODULE, "There is a 6 mm nodule in the new left lower lobe scan.", False),
+    # a cause named after its noun, or given as what the problem is
+    (RISPERIDONE_CAUSE, "Prolactin 92. I think the cause is risperidone.", True),
+    (RISPERIDONE_CAUSE, "Prolactin 92. Short version: I think this is risperidone.", True),
+    (RISPERIDONE_CAUSE, "Prolactin 92. The cause is unclear; this is Dr Lee.", False),
+    # a resume timed by a recovery keeps the hold
+    (HOLD_LISINOPRIL, "Hold lisinopril. Restart lisinopril only once creatinine is near "
+     "baseline and BP is back up.", True),
+    (HOLD_LISINOPRIL, "Restart lisinopril now.", False),
+    # a drug told as a cause of a finding plans nothing; one on a plan line does
+    (NO_NSAID_PLANNED, "Ibuprofen 400 mg TID, lisinopril and volume depletion drive the AKI. "
+     "Stop ibuprofen.", True),
+    (NO_NSAID_PLANNED, "AKI:\n- Volume depletion + ibuprofen 400 mg TID x 3 wk + ACEi\n"
+     "- Stop ibuprofen.", True),
+    (NO_NSAID_PLANNED, "Plan:\n- Ibuprofen 400 mg TID for the knee.", False),
+    # a goal the value must return to is no result
+    (CREATININE_2_1, "Cr 2.1. Hold lisinopril until Cr back to ~1.0.", True),
+    (CREATININE_2_1, "Cr 1.0. Hold lisinopril until it improves.", False),
+    # the test named by its virus, as HIV is
+    (ORDER_HCV, "Plan: check HIV and hepatitis C serologies.", True),
+    (ORDER_HCV, "Plan: check HIV.", False),
+    # a power of ten in superscript; numbers dictated in words
+    (PLATELETS_58, "Platelets 67 → 58 ×10⁹/L.", True),
+    (PLATELETS_58, "Platelets 58 x 10³/µL.", True),
+    (PLATELETS_58, "Platelets fifty-eight on March sixth.", True),
+    (PLATELETS_58, "Platelets sixty-eight on March sixth.", False),
+    (HB_13, "Hemoglobin thirteen point oh.", True),
+    (HB_13, "Hemoglobin three point oh.", False),
     # what a turned-down option would replace stays planned; what a plan replaces is turned down
     (LUNG_BIOPSY, "Refer for CT-guided biopsy of the nodule. No CT surveillance in place of "
      "the biopsy.", True),

@@ -1,0 +1,195 @@
+"""refractory_gerd: the stage and cardiac draws, and the note phrasings its checkpoints must judge
+on each branch (unoptimized once-daily PPI, refractory GERD on a twice-daily PPI, dysphagia as an
+alarm feature; with or without clopidogrel)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tasks.helpers import grade_note, note_probes, oracle_note, run_oracle, values
+
+TASK = "refractory_gerd"
+TWICE = 0          # refractory GERD on omeprazole 20 mg twice daily
+ALARM = 1          # bedtime OTC omeprazole and dysphagia in the nurse note
+ALARM_DAPT = 2     # the same on aspirin and clopidogrel
+ONCE_DAPT = 11     # bedtime OTC omeprazole on aspirin and clopidogrel
+ONCE = 17          # the canonical branch at another weight
+
+LIFE = " Lose weight (BMI 33) and avoid eating within 3 hours of bedtime."
+MUST = (" No metoclopramide (no gastroparesis), no baclofen, and no anti-reflux surgery or LINX"
+        " until GERD is objectively confirmed.")
+ONCE_ASSESS = "Inadequate PPI trial: omeprazole taken at bedtime; not refractory GERD; no alarm features.\n"
+
+
+def test_canonical_values():
+    vals = values(TASK)
+    assert vals["stage"] == {"name": "once_daily"} and vals["cardiac"] == {"name": "none"}
+    assert vals["branch"] == "once_daily_none" and vals["heart"] == "none"
+    assert vals["b3"] == 32.9 and vals["w3"] == 104.3
+    rx = "http://www.nlm.nih.gov/research/umls/rxnorm|"
+    ppi = vals["orders_list"][0]["any"]["of"]
+    assert [o["ordered"]["codes"] for o in ppi] == [[rx + "198051", rx + "200329"],
+                                                     [rx + "314200"]]
+    assert all(o["ordered"]["per_day"] == {"min": 2, "max": 2} for o in ppi)
+    labels = [g.get("not_ordered", {}).get("label") for g in vals["orders_list"]]
+    assert "a prokinetic or baclofen" in labels and "anti-reflux surgery or procedure" in labels
+
+
+def test_branches_draw_their_stages():
+    assert values(TASK, TWICE)["branch"] == "twice_daily_none"
+    assert values(TASK, ALARM)["branch"] == "alarm_none"
+    assert values(TASK, ALARM_DAPT)["branch"] == "alarm_dapt"
+    assert values(TASK, ONCE_DAPT)["branch"] == "once_daily_dapt"
+    assert values(TASK, ONCE)["branch"] == "once_daily_none"
+    # clopidogrel is left out of the twice-daily stage (holding a PPI on DAPT for pH testing)
+    assert {values(TASK, n)["branch"] for n in range(30)} == {
+        "once_daily_none", "once_daily_dapt", "twice_daily_none", "alarm_none", "alarm_dapt"}
+
+
+CORRECT = [
+    (None, ONCE_ASSESS + "Plan: omeprazole 20 mg BID, 30-60 min before breakfast and dinner, x 8 "
+           "weeks." + LIFE + MUST),
+    (None, "Dear Dr. Patel,\nThank you for this e-consult. His symptoms reflect an inadequate PPI "
+           "trial rather than true PPI failure: Prilosec OTC taken at bedtime is poorly timed. "
+           "There are no alarm features. I have prescribed pantoprazole 40 mg twice daily, taken "
+           "30 minutes before breakfast and before dinner, for 8 weeks. If symptoms persist after "
+           "that, he should have an EGD with 96-hour wireless pH monitoring off PPI. I encourage "
+           "weight loss and elevating the head of his bed. Please avoid Reglan; baclofen is not "
+           "indicated without objective evidence of GERD, and surgery (LINX or fundoplication) "
+           "should not be considered before testing confirms GERD."),
+    (None, "| Item | Recommendation |\n|---|---|\n| Assessment | partial response to once-daily "
+           "PPI taken at bedtime (mistimed PPI), not refractory GERD |\n| PPI | omeprazole 20 mg "
+           "twice daily before breakfast and dinner for 8 weeks |\n| Lifestyle | weight loss; no "
+           "late meals |\n| Avoid | metoclopramide, baclofen, anti-reflux surgery |\n"),
+    (None, "Assessment: inadequate response to PPI (bedtime dosing), no red flags.\nPlan:\n- Switch "
+           "to vonoprazan 20 mg once daily for 8 weeks.\n- Weight loss.\n- Elevate the head of the "
+           "bed.\n- Do not start metoclopramide or baclofen.\n- No fundoplication or LINX before "
+           "objective testing."),
+    (None, ONCE_ASSESS + "Continue omeprazole, but take 20 mg twice daily before breakfast and "
+           "dinner; stop the Prilosec OTC." + LIFE + MUST),
+    (ONCE, ONCE_ASSESS + "Stop the bedtime omeprazole. Start omeprazole 20 mg twice daily before "
+           "meals." + LIFE + MUST),
+    (TWICE, "Assessment: refractory GERD despite 10 weeks of twice-daily omeprazole taken "
+            "correctly; GERD never objectively proven.\nPlan: EGD with biopsies and 96-hour Bravo "
+            "wireless pH monitoring off PPI (hold omeprazole 7 days before)." + LIFE + MUST),
+    (TWICE, "PPI-refractory heartburn; he has never had an endoscopy. I ordered an EGD with "
+            "96-hour wireless pH monitoring off PPI." + LIFE + MUST),
+    (ALARM, "Assessment: new solid-food dysphagia is an alarm feature.\nPlan: EGD within 2 weeks "
+            "with biopsies and dilation if needed. Meanwhile omeprazole 20 mg twice daily before "
+            "meals." + LIFE + MUST),
+    (ALARM_DAPT, "Dysphagia for 6 weeks is a red flag: I ordered an EGD. Stop omeprazole because "
+                 "it interacts with clopidogrel; start pantoprazole 40 mg once daily before "
+                 "breakfast. Continue aspirin and clopidogrel." + LIFE + MUST),
+    (ONCE_DAPT, ONCE_ASSESS + "Stop the omeprazole at bedtime; start pantoprazole 40 mg twice "
+                "daily before meals. Keep taking clopidogrel." + LIFE + MUST),
+    (ONCE_DAPT, "Inadequate response to once-daily PPI taken at bedtime; not refractory GERD; no "
+                "alarm symptoms.\nPlan: stop omeprazole because it interacts with clopidogrel; "
+                "start pantoprazole 40 mg twice daily 30 minutes before breakfast and dinner for 8 "
+                "weeks. Continue clopidogrel and aspirin." + LIFE + MUST),
+]
+
+WRONG = [
+    (None, "response_assessed", "Assessment: refractory GERD despite PPI.\nPlan: omeprazole 20 mg "
+     "twice daily before breakfast and dinner for 8 weeks." + LIFE + MUST),
+    (None, "response_assessed", "Inadequate response to PPI taken at bedtime. Alarm features "
+     "present.\nPlan: omeprazole 20 mg twice daily before breakfast and dinner." + LIFE + MUST),
+    (None, "plan_documented", ONCE_ASSESS + "Plan: continue omeprazole 20 mg once daily at "
+     "bedtime." + LIFE + MUST),
+    (None, "plan_documented", ONCE_ASSESS + "Plan: consider omeprazole 20 mg twice daily if "
+     "symptoms persist." + LIFE + MUST),
+    (None, "plan_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before breakfast "
+     "and dinner. Alternatively, omeprazole could be stopped, or continued at the current dose "
+     "unchanged." + LIFE + MUST),
+    (None, "must_nots_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before "
+     "breakfast and dinner. Add metoclopramide 10 mg before meals." + LIFE),
+    (None, "must_nots_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before "
+     "breakfast and dinner. Baclofen 10 mg three times daily may be added if he prefers." + LIFE),
+    (None, "must_nots_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before "
+     "breakfast and dinner. He is a good candidate for LINX; I referred him to surgery." + LIFE),
+    (None, "lifestyle_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before "
+     "breakfast and dinner." + MUST),
+    (ONCE_DAPT, "must_nots_documented", ONCE_ASSESS + "Plan: stop omeprazole; start pantoprazole "
+     "40 mg twice daily before meals; esomeprazole 40 mg daily is an alternative." + LIFE + MUST),
+    (ONCE_DAPT, "plan_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before "
+     "breakfast and dinner." + LIFE + MUST),
+    (ONCE_DAPT, "must_nots_documented", ONCE_ASSESS + "Plan: stop omeprazole; start pantoprazole "
+     "40 mg twice daily before meals. Stop clopidogrel." + LIFE + MUST),
+    (TWICE, "plan_documented", "Refractory GERD.\nPlan: increase omeprazole to 40 mg twice daily "
+     "for 8 more weeks; EGD if no better." + LIFE + MUST),
+    (TWICE, "plan_documented", "Refractory GERD.\nPlan: I ordered an EGD. We will not do a pH "
+     "study." + LIFE + MUST),
+    (TWICE, "must_nots_documented", "Refractory GERD.\nPlan: EGD and Bravo pH monitoring off PPI. "
+     "Refer for Nissen fundoplication now." + LIFE),
+    (TWICE, "response_assessed", "Inadequate PPI trial; not refractory.\nPlan: EGD and Bravo pH "
+     "monitoring off PPI." + LIFE + MUST),
+    (ALARM, "response_assessed", "No alarm features.\nPlan: EGD with biopsies." + LIFE + MUST),
+    (ALARM, "plan_documented", "Dysphagia is an alarm symptom.\nPlan: omeprazole 20 mg twice daily "
+     "for 8 weeks, then EGD if not better." + LIFE + MUST),
+    (ALARM_DAPT, "plan_documented", "Dysphagia is an alarm symptom.\nPlan: EGD. Continue "
+     "omeprazole 20 mg twice daily." + LIFE + MUST),
+]
+
+
+test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = (
+    note_probes(TASK, CORRECT, WRONG))
+
+
+# Must-nots of the canonical instance: two allowances each, appended to the reference note,
+# must fail; a turn-down must not (tests/test_must_nots.py format, kept here for the draft).
+ALLOWANCES = [
+    ("prokinetic", "Metoclopramide 10 mg before meals is a reasonable add-on if he prefers."),
+    ("prokinetic", "Reglan may be used as needed for regurgitation."),
+    ("baclofen", "Baclofen 10 mg TID is an acceptable alternative."),
+    ("baclofen", "He could also try baclofen for the regurgitation."),
+    ("anti-reflux surgery", "LINX is a reasonable option now if he prefers surgery."),
+    ("anti-reflux surgery", "Alternatively, refer him for a laparoscopic fundoplication."),
+]
+TURN_DOWNS = [
+    "Reglan is not recommended: he has no gastroparesis and it carries a risk of tardive "
+    "dyskinesia.",
+    "Baclofen and fundoplication are options only once pH monitoring confirms GERD.",
+]
+
+
+@pytest.mark.parametrize(("must_not", "sentence"), ALLOWANCES)
+def test_an_allowance_of_a_must_not_fails(must_not, sentence):
+    verdicts = grade_note(TASK, oracle_note(TASK).rstrip() + "\n\n" + sentence + "\n")
+    assert verdicts["must_nots_documented"] is False, must_not
+
+
+@pytest.mark.parametrize("sentence", TURN_DOWNS)
+def test_a_turn_down_passes(sentence):
+    verdicts = grade_note(TASK, oracle_note(TASK).rstrip() + "\n\n" + sentence + "\n")
+    assert all(verdicts.values()), verdicts
+
+
+@pytest.mark.parametrize(("variant", "checkpoint", "note"), [
+    # 'symptoms persist' is read as a condition ('if symptoms persist'), not a present finding
+    (TWICE, "response_assessed", "Assessment: refractory GERD - symptoms persist despite 10 weeks "
+     "of twice-daily omeprazole."),
+    # a drug named in a parenthetical reason after 'stop' is read as stopped too
+    (ONCE_DAPT, "must_nots_documented", "Stop omeprazole (interaction with clopidogrel); start "
+     "pantoprazole 40 mg twice daily."),
+    # an allowance written after a full dose and schedule is missed ('10 mg TID' is caught)
+    (None, "must_nots_documented_fails", "Baclofen 10 mg three times daily is an acceptable "
+     "alternative."),
+])
+@pytest.mark.xfail(strict=True, reason="reader gap, reported with the draft")
+def test_reader_gaps(variant, checkpoint, note):
+    if checkpoint.endswith("_fails"):  # the sentence should fail the checkpoint
+        base = oracle_note(TASK, variant).rstrip() + "\n\n"
+        assert not grade_note(TASK, base + note + "\n", variant)[checkpoint[:-6]]
+    else:
+        assert grade_note(TASK, note, variant)[checkpoint]
+
+
+def test_the_canonical_note_fails_the_other_branches():
+    canonical = oracle_note(TASK)
+    for variant in (TWICE, ALARM, ALARM_DAPT, ONCE_DAPT):
+        assert not all(grade_note(TASK, canonical, variant).values()), variant
+
+
+@pytest.mark.parametrize("variant", [None, TWICE, ALARM_DAPT, ONCE_DAPT])
+def test_the_oracle_succeeds_on_each_branch(variant):
+    result = run_oracle(TASK, variant)
+    assert result.success, result
