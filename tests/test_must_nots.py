@@ -323,6 +323,12 @@ ALLOWANCES = [
      "A repeat PET/CT in 3 months is a reasonable option if he prefers."),
     ("pulmonary_pet_surveillance", "repeat PET",
      "PET/CT may be repeated as needed."),
+    ("low_volume_bowel_prep", "hyperosmotic low-volume prep in CKD 4",
+     "SUTAB is a reasonable alternative if he prefers tablets."),
+    ("low_volume_bowel_prep", "hyperosmotic low-volume prep in CKD 4",
+     "Magnesium citrate may be added as needed if the effluent is not clear."),
+    ("low_volume_bowel_prep", "oral sodium phosphate",
+     "OsmoPrep tablets are an acceptable backup if he refuses the liquid."),
     ("pulmonary_pet_surveillance", "CT surveillance instead of tissue",
      "A repeat chest CT in 3 months instead of the biopsy is an acceptable alternative if he "
      "prefers."),
@@ -400,6 +406,8 @@ TURN_DOWNS = {
                                  "do not stop risperidone without psychiatry.",
     "oligomenorrhea_pcos": "No pituitary MRI, pelvic ultrasound or ACTH stimulation test is "
                            "needed.",
+    "low_volume_bowel_prep": "No SUTAB, SUPREP, Clenpiq, magnesium citrate or sodium phosphate "
+                             "preparation.",
     "pulmonary_pet_surveillance": "No repeat PET/CT, and no CT surveillance in place of the "
                                   "biopsy.",
 }

@@ -335,6 +335,13 @@ def spelled_numbers(text: str) -> str:
     return _NUMBER_WORDS.sub(_spelled_number, text)
 
 
+# 'ferritin 2 500 ug/L', '1 080 mg daily': a space as the thousands separator (SI style); 'two
+# 500 mg tablets' written '2 500 mg tablets' stays a count of tablets.
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,/:-])(\d{1,3}) (\d{3})(?![\d.,])"
+                               r"(?!\s*-?\s*(?:mg|mcg|g)\s+(?:[a-z-]+\s+)?(?:tab|cap))",
+                               re.IGNORECASE)
+
+
 def normalize_characters(text: str) -> str:
     """Unicode and typography to plain ASCII-like text that keeps every clinical sign; an
     arrow after a value flags it ('8.9 ↑' -> '8.9 (high)'), before a drug changes it."""
@@ -349,6 +356,7 @@ def normalize_characters(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = _CONCENTRATION.sub(r"\1", text)
+    text = _SPACED_THOUSANDS.sub(r"\1\2", text)
     text = re.sub(r"\)(?=[:;])", ") ", text)
     text = _GLUED_EQUALS.sub(" = ", text)
     text = _DASH_NO.sub(" - none", text)

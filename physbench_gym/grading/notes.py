@@ -1013,8 +1013,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         m.group == "finding" and m.start < mention.start for m in clause.mentions) or bool(
         _WITH_LEAD.search(clause.text[:mention.start]) and clause.mentions
         and clause.mentions[0].start <= 3 and clause.mentions[0].decision is None
-        and clause.mentions[0].group != "finding") or bool(  # 'Volume depletion + ibuprofen'
-        # lists causes
+        and (clause.mentions[0].group != "finding" or clause.mentions[0].quantities)) or bool(
+        # 'Volume depletion + ibuprofen' lists causes; 'Calcium 1,000 mg and vitamin D3' plans
         _LEAD_LABEL.fullmatch(clause.text[:mention.start])) or bool(
         re.search(r"(?:->|:)\s*$", clause.text[:mention.start]))  # 'high risk: -> CT chest'
     plan_line = clause.section == "plan" or clause.kind == "row" or (
@@ -1343,8 +1343,14 @@ _TARGET_DOSE = re.compile(r"\b(?:target|goal)(?: dose)?(?: of)?\s*(?:[:=~]|of)?\
                           re.IGNORECASE)
 _AS_NEEDED = re.compile(r"\b(?:as needed|prn|p\.r\.n|when needed|if needed|on demand|"
                         r"as required)\b", re.IGNORECASE)
-_DOSED = re.compile(r"\d\s*(?:mg|mcg|g|iu|units?|tab|tablet|capsule|puff|spray|milligrams?|"
-                    r"micrograms?|grams?)\b", re.IGNORECASE)
+_DOSED = re.compile(r"\d\s*(?:(?:mg|mcg|g|iu|units?|tabs?|tablets?|capsules?|caps|puffs?|sprays?|"
+                    r"milligrams?|micrograms?|grams?|bottles?|sachets?|packets?|kits?)\b|"
+                    r"(?:ml|l|liters?|litres?|oz|ounces?)\b(?!\s*/))",  # '296 mL', not '30 mL/min'
+                    re.IGNORECASE)
+
+
+_ALSO_BEFORE = re.compile(r"\W*(?:also|plus)\s+", re.IGNORECASE)
+_ALSO_AFTER = re.compile(r"\s+(?:as well|too)\W*", re.IGNORECASE)
 
 
 class NoteNeverArgs(NoteArgs):
@@ -1413,6 +1419,10 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
                 _decision(clause, mention, _IMPLICIT_START) == "start") and not (
                 _PREDICATE.search(_own_part(clause.text, mention.end))):
             decision = "implicit"
+        if decision is None and "implicit" in args.action and not mention.negated and (
+                _ALSO_BEFORE.fullmatch(clause.text[:mention.start])
+                or _ALSO_AFTER.fullmatch(clause.text[mention.end:])):
+            decision = "implicit"  # '2. Also SUTAB.', 'SUTAB as well.': one more thing to take
         if decision is None and mention.has(POSSIBLE, ALTERNATIVE) and not mention.negated:
             decision = "endorse"
         offered = mention.has(POSSIBLE, ALTERNATIVE) and any(  # 'could be stopped, or

@@ -22,9 +22,13 @@ _VALUE = re.compile(
 _COUNT = r"\d{1,2}|one|two|three|four|five|six"
 _TABLET = r"(?:tablets?|tabs?|capsules?|caps?|pills?)"
 _TABLETS = re.compile(
-    rf"\b(?:(?P<n>{_COUNT})(?:\s*x\s*|\s+)(?P<s>{_NUMBER})\s*(?P<u>mg|mcg|g)\s+(?:[a-z-]+\s+)?{_TABLET}"
+    rf"\b(?:(?P<n>{_COUNT})(?:\s*x\s*|\s+)(?P<s>{_NUMBER})[\s-]*(?P<u>mg|mcg|g)\s+(?:[a-z-]+\s+)?"
+    rf"{_TABLET}"
     rf"|(?P<n2>{_COUNT})\s+(?:[a-z-]+\s+){{0,2}}?{_TABLET}\s*\(\s*(?P<s2>{_NUMBER})\s*"
-    rf"(?P<u2>mg|mcg|g)\s*(?:each|apiece|per (?:tablet|capsule|tab|cap))?\s*\))",
+    rf"(?P<u2>mg|mcg|g)\s*(?:each|apiece|per (?:tablet|capsule|tab|cap))?\s*\))"
+    # '1080 mg (3 x 360 mg)': the tablets that make up the dose, read as the dose they make
+    rf"|(?<=\()\s*(?P<n3>{_COUNT})\s*x\s*(?P<s3>{_NUMBER})[\s-]*(?P<u3>mg|mcg|g)\b"
+    rf"(?=(?:[\s-]*(?:tab\w*|cap\w*))?\s*\))",
     re.IGNORECASE)
 _DIMENSIONS_OF = re.compile(rf"(?<![\w.])(?P<a>{_NUMBER})\s*(?:cm|mm)?\s*[x\u00d7]\s*"
                             rf"(?P<b>{_NUMBER})"
@@ -303,11 +307,11 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
                               match.end(), role="dimensions"))
         taken.append((match.start(), match.end()))
     for match in _TABLETS.finditer(clause):  # 'two 333 mg tablets' is a 666 mg dose
-        count = match.group("n") or match.group("n2")
+        count = match.group("n") or match.group("n2") or match.group("n3")
         number = (float(_WORD_NUMBERS.index(count.lower()) + 1) if count.isalpha()
                   else _number(count))
-        strength = _number(match.group("s") or match.group("s2"))
-        unit = unit_normalize(match.group("u") or match.group("u2"))
+        strength = _number(match.group("s") or match.group("s2") or match.group("s3"))
+        unit = unit_normalize(match.group("u") or match.group("u2") or match.group("u3"))
         found.append(Quantity(number * strength, unit, match.start(), match.end()))
         taken.append((match.start(), match.end()))
     for match in _STRENGTH.finditer(clause):

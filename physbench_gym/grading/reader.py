@@ -1177,6 +1177,11 @@ DOSE_AFTER = re.compile(r"\s*\(?\s*\d[\d,.]*\s*(?:-\s*[\d,.]+\s*)?(?:mg|mcg|g|iu
                          re.IGNORECASE)
 
 
+# A test told in the past ('had an eye exam at baseline'), not one to do.
+_PAST_VERB = re.compile(r"\b(?:had|was|were|did|done|showed|performed|obtained|normal|"
+                        r"unremarkable)\b", re.IGNORECASE)
+
+
 def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
             concept_spans: list[Any], verb_spans: list[tuple[Any, str, str]],
             found: tuple[Quantity, ...], statuses: dict, past_dated: bool,
@@ -1205,6 +1210,13 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = [dataclasses.replace(m, statuses=m.statuses - {HISTORICAL})
                 if m.group == "finding" and re.match(r"already\b", m.text, re.IGNORECASE)
                 else m for m in mentions]  # 'was already visible on the 2024 PET': still is
+    mentions = [dataclasses.replace(m, statuses=m.statuses - {HISTORICAL})
+                if m.group == "test" and HISTORICAL in m.statuses and not m.quantities
+                and line.section != "history" and not past_dated
+                and not _PAST_VERB.search(text) and {
+                    c.text.lower() for c in m.cues if c.category == HISTORICAL} <= {
+                    "at baseline", "baseline"} and m.cue(HISTORICAL)
+                else m for m in mentions]  # 'Eye exam at baseline and yearly': a test to do
     mentions = [dataclasses.replace(m, statuses=m.statuses | {ATTRIBUTE})
                 if m.action is None and not m.negated and _LABEL_AFTER.match(text, m.end) and any(
                     o.start > m.end and o.concepts & m.concepts
@@ -1314,6 +1326,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
             ).endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     for m in mentions]
+    elif label := _QUESTION_LABEL.match(text):  # 'Question from primary care: can he have
+        answer = text.find("?", label.end())  # SUTAB.': the referral's question, retold
+        end = answer if answer >= 0 else len(text)
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
+                    if m.start < end else m for m in mentions]
     elif asked := _REPORTED_QUESTION.match(text):  # 'You asked whether he should remain on
         answer = _QUESTION_END.search(text, asked.end())  # metformin': nor does a retold one
         end = answer.start() if answer else len(text)
@@ -1475,6 +1492,10 @@ _REPORTED_QUESTION = re.compile(
     r"(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been|am|are)\s+(?:being\s+)?asked|"
     r"the\s+(?:question|consult\s+question)\s+(?:is|was))\s+(?:me\s+)?"
     r"(?:whether|if|about|what|how|when|which|why)\b", re.IGNORECASE)
+_QUESTION_LABEL = re.compile(
+    r"^\W*(?:the\s+|your\s+)?(?:e-?consult\s+|consult\s+|referral\s+|clinical\s+|pcp\s+)?"
+    r"questions?(?:\s+(?:from|of|by)\s+[^:]{1,40}?)?\s*:\s*(?=(?:whether|if|what|how|when|which|"
+    r"why|can|could|should|is|are|does|do|would|may|will)\b)", re.IGNORECASE)
 _QUESTION_END = re.compile(r":|\s[-–—]\s|\?|[,;]\s+(?:and\s+|so\s+)?(?:I|we)\b")
 
 
@@ -2337,7 +2358,10 @@ _PREPOSITIONS = frozenset({"during", "with", "for", "of", "on", "in", "after", "
 _OF_HEADS = frozenset({"implantation", "placement", "insertion", "consideration",
                        "dose", "doses", "course", "trial", "use", "regimen", "therapy",
                        "treatment", "initiation", "dosing", "strength", "supply", "all", "any",
-                       "each", "both", "one"})
+                       "each", "both", "one", "bottle", "bottles", "vial", "vials", "kit", "kits",
+                       "packet", "packets", "sachet", "sachets", "box", "tube", "tubes", "can",
+                       "cans", "bag", "bags", "unit", "units", "tablet", "tablets", "capsule",
+                       "capsules", "glass", "cup"})  # 'add one 10 oz bottle of X'
 
 
 def _boundary_between(tokens: Any) -> bool:

@@ -28,9 +28,10 @@ def test_canonical_values():
     assert vals["b3"] == 32.9 and vals["w3"] == 104.3
     rx = "http://www.nlm.nih.gov/research/umls/rxnorm|"
     ppi = vals["orders_list"][0]["any"]["of"]
-    assert [o["ordered"]["codes"] for o in ppi] == [[rx + "198051", rx + "200329"],
-                                                     [rx + "314200"]]
-    assert all(o["ordered"]["per_day"] == {"min": 2, "max": 2} for o in ppi)
+    assert [o["ordered"]["codes"] for o in ppi] == [
+        [rx + "198051", rx + "200329"], [rx + "314200"], [rx + "606730"], [rx + "311277"]]
+    # once daily before a meal (the ACG 2022 first trial) or twice daily (AGA 2022 BPA 4)
+    assert all(o["ordered"]["per_day"] == {"min": 1, "max": 2} for o in ppi)
     labels = [g.get("not_ordered", {}).get("label") for g in vals["orders_list"]]
     assert "a prokinetic or baclofen" in labels and "anti-reflux surgery or procedure" in labels
 
@@ -86,6 +87,32 @@ CORRECT = [
                 "alarm symptoms.\nPlan: stop omeprazole because it interacts with clopidogrel; "
                 "start pantoprazole 40 mg twice daily 30 minutes before breakfast and dinner for 8 "
                 "weeks. Continue clopidogrel and aspirin." + LIFE + MUST),
+    # review finding 2: a correctly timed once-daily PPI, the ACG 2022 first trial
+    (None, ONCE_ASSESS + "Plan: take omeprazole 20 mg once daily 30-60 minutes before breakfast "
+           "(not at bedtime) for 8 weeks; if still symptomatic, increase to twice daily, then EGD "
+           "with pH monitoring off PPI." + LIFE + MUST),
+    (None, ONCE_ASSESS + "Plan: move the omeprazole 20 mg to 30-60 minutes before dinner once "
+           "daily for 8 weeks, since his symptoms are nocturnal." + LIFE + MUST),
+    (ONCE_DAPT, ONCE_ASSESS + "Plan: stop omeprazole; start pantoprazole 40 mg once daily 30 "
+                "minutes before breakfast. Do not stop clopidogrel or aspirin." + LIFE + MUST),
+    # review finding 7: lansoprazole and dexlansoprazole are not omeprazole or esomeprazole
+    (ONCE_DAPT, ONCE_ASSESS + "Plan: stop omeprazole because it interacts with clopidogrel; "
+                "start lansoprazole 30 mg twice daily before breakfast and dinner. Continue "
+                "clopidogrel and aspirin." + LIFE + MUST),
+    (ONCE_DAPT, ONCE_ASSESS + "Plan: stop omeprazole; start dexlansoprazole 60 mg once daily. "
+                "Keep taking clopidogrel." + LIFE + MUST),
+    # review findings 5 and 10: the AGA-literal capsule at the EGD; surgery once GERD is proven
+    (TWICE, "Refractory GERD on twice-daily omeprazole.\nPlan: I ordered an EGD, off PPI (hold "
+            "omeprazole 2 weeks before). If there is no LA grade B or worse esophagitis or "
+            "long-segment Barrett's, place a 96-hour wireless pH capsule at the same EGD."
+            + LIFE + MUST),
+    (TWICE, "Refractory GERD.\nPlan: EGD and 96-hour wireless pH monitoring off PPI; continue "
+            "omeprazole 20 mg twice daily until 7 days before the EGD, then hold it. Once reflux "
+            "is proven, fundoplication is an option. If acid exposure is abnormal, he could be "
+            "referred for LINX. No metoclopramide, no baclofen." + LIFE),
+    # review finding 9: an EGD within weeks
+    (ALARM, "Dysphagia is an alarm symptom.\nPlan: I ordered an upper endoscopy, to be done in "
+            "the next 2-4 weeks." + LIFE + MUST),
 ]
 
 WRONG = [
@@ -127,6 +154,46 @@ WRONG = [
      "for 8 weeks, then EGD if not better." + LIFE + MUST),
     (ALARM_DAPT, "plan_documented", "Dysphagia is an alarm symptom.\nPlan: EGD. Continue "
      "omeprazole 20 mg twice daily." + LIFE + MUST),
+    # review finding 3 (in part) and 15: the bedtime OTC regimen kept
+    (ALARM, "plan_documented", "Dysphagia is an alarm symptom.\nPlan: I ordered a prompt EGD with "
+     "biopsies. Continue Prilosec OTC 20 mg at bedtime." + LIFE + MUST),
+    (None, "plan_documented", ONCE_ASSESS + "Plan: continue Prilosec OTC 20 mg at bedtime and add "
+     "famotidine." + LIFE + MUST),
+    # review finding 4: reflux testing on the PPI
+    (TWICE, "plan_documented", "Refractory GERD.\nPlan: EGD, and 24-hour pH-impedance monitoring "
+     "on twice-daily PPI (continue omeprazole during the study)." + LIFE + MUST),
+    (TWICE, "plan_documented", "Refractory GERD.\nPlan: EGD on PPI and Bravo pH monitoring while "
+     "continuing omeprazole twice daily." + LIFE + MUST),
+    (None, "plan_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before breakfast "
+     "and dinner; if still symptomatic, EGD and 96-hour pH monitoring on twice-daily PPI."
+     + LIFE + MUST),
+    (None, "plan_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before breakfast "
+     "and dinner. If persistent -> EGD plus 96-h wireless pH monitoring performed while "
+     "continuing omeprazole 20 mg twice daily." + LIFE + MUST),
+    # review finding 6: DAPT interrupted, one drug at a time or both before the EGD
+    (ALARM_DAPT, "must_nots_documented", "Dysphagia is an alarm symptom.\nPlan: I ordered an EGD "
+     "with biopsies. Stop aspirin and clopidogrel 7 days before the EGD. Stop omeprazole; start "
+     "pantoprazole 40 mg twice daily before meals." + LIFE + MUST),
+    (ALARM_DAPT, "must_nots_documented", "Dysphagia is an alarm symptom.\nPlan: I ordered an EGD "
+     "with biopsies; hold aspirin and clopidogrel 7 days before. Stop omeprazole; start "
+     "pantoprazole 40 mg daily before breakfast." + LIFE + MUST),
+    (ONCE_DAPT, "must_nots_documented", ONCE_ASSESS + "Plan: stop omeprazole; start pantoprazole "
+     "40 mg twice daily before meals. Hold clopidogrel until the heartburn settles." + LIFE + MUST),
+    (ONCE_DAPT, "must_nots_documented", ONCE_ASSESS + "Plan: stop omeprazole; start pantoprazole "
+     "40 mg twice daily before meals. Stop clopidogrel for now because of GI risk; continue "
+     "aspirin." + LIFE + MUST),
+    # review finding 9: a deferred EGD for dysphagia
+    (ALARM, "plan_documented", "Dysphagia is an alarm symptom.\nPlan: routine EGD in 3 months; "
+     "meanwhile omeprazole 20 mg twice daily before meals." + LIFE + MUST),
+    (ALARM, "plan_documented", "Dysphagia is an alarm symptom.\nPlan: omeprazole 20 mg twice "
+     "daily now; EGD after the 8-week PPI trial." + LIFE + MUST),
+    # review finding 12: escalation beside the off-PPI testing
+    (TWICE, "plan_documented", "Refractory GERD.\nPlan: EGD and 96-hour wireless pH monitoring "
+     "off PPI. Meanwhile increase omeprazole to 40 mg twice daily." + LIFE + MUST),
+    # review finding 14: another prokinetic
+    (TWICE, "must_nots_documented", "Refractory GERD.\nPlan: EGD and 96-hour wireless pH "
+     "monitoring off PPI. Add erythromycin 250 mg before meals as a prokinetic. No baclofen, no "
+     "surgery until GERD is objectively confirmed." + LIFE),
 ]
 
 
@@ -173,11 +240,30 @@ def test_a_turn_down_passes(sentence):
     # an allowance written after a full dose and schedule is missed ('10 mg TID' is caught)
     (None, "must_nots_documented_fails", "Baclofen 10 mg three times daily is an acceptable "
      "alternative."),
+    # 'avoid' + the gerund of a stop verb is read as a stop, not as 'do not interrupt'
+    (ONCE_DAPT, "must_nots_documented", "Stop omeprazole; start pantoprazole 40 mg twice daily. "
+     "Avoid interrupting clopidogrel before 12 months."),
+    # 'EGD off PPI': 'off' is read as stopping the EGD, not as the PPI held for it
+    (TWICE, "plan_documented", "Plan: EGD off PPI (hold omeprazole 2 weeks before). If there is "
+     "no LA grade B or worse esophagitis, place a 96-hour wireless pH capsule at the same EGD."),
+    # 'X is the most effective measure': an endorsement of X ('measure' is read as an order verb)
+    (None, "lifestyle_documented", "Weight loss is the most effective measure (BMI 32.9). Raise "
+     "the head of the bed."),
+    # the time of day of each dose is not read: a bedtime second dose passes as BID
+    (None, "plan_documented_fails", "Plan: omeprazole 20 mg PO BID x 8 wk: 1 cap 30-60 min before "
+     "breakfast + 1 cap at bedtime to cover his nocturnal symptoms."),
+    # a purpose clause after a verbless planned test ('..., to see whether acid is still
+    # breaking through') is read as a sentence about the test, so the on-PPI test is not planned
+    (None, "plan_documented_fails", "Plan: omeprazole 20 mg twice daily before breakfast and "
+     "dinner. If persistent -> EGD plus 96-h wireless pH monitoring performed while continuing "
+     "omeprazole 20 mg twice daily, to see whether acid is still breaking through on therapy."),
 ])
 @pytest.mark.xfail(strict=True, reason="reader gap, reported with the draft")
 def test_reader_gaps(variant, checkpoint, note):
     if checkpoint.endswith("_fails"):  # the sentence should fail the checkpoint
         base = oracle_note(TASK, variant).rstrip() + "\n\n"
+        if checkpoint.startswith("plan_"):  # the sentence is the plan: no other plan beside it
+            base = ONCE_ASSESS
         assert not grade_note(TASK, base + note + "\n", variant)[checkpoint[:-6]]
     else:
         assert grade_note(TASK, note, variant)[checkpoint]
@@ -193,3 +279,38 @@ def test_the_canonical_note_fails_the_other_branches():
 def test_the_oracle_succeeds_on_each_branch(variant):
     result = run_oracle(TASK, variant)
     assert result.success, result
+
+
+RX = "http://www.nlm.nih.gov/research/umls/rxnorm"
+
+
+def _rx(code: str, display: str, dose: float, frequency: int) -> dict:
+    return {"tool": "fhir_medication_request_create", "arguments": {
+        "patient": "{patient_id}", "medication_code": code, "medication_display": display,
+        "dose_value": dose, "dose_unit": "mg", "route": "oral", "frequency": frequency,
+        "period_unit": "day", "duration_days": 56, "quantity": 56 * frequency, "refills": 0}}
+
+
+OMEPRAZOLE_QD = _rx("198051", "omeprazole 20 mg delayed-release capsule", 20, 1)
+PANTOPRAZOLE_QD = _rx("314200", "pantoprazole 40 mg delayed-release tablet", 40, 1)
+LANSOPRAZOLE_BID = _rx("311277", "lansoprazole 30 mg delayed-release capsule", 30, 2)
+ESOMEPRAZOLE_BID = _rx("606730", "esomeprazole 40 mg delayed-release capsule", 40, 2)
+OMEPRAZOLE_40_BID = _rx("200329", "omeprazole 40 mg delayed-release capsule", 40, 2)
+
+
+def _orders(actions: list[dict], variant: int | None = None) -> bool:
+    from tests.tasks.helpers_endocrinology import run_actions
+    return run_actions(TASK, actions, variant)["orders_placed"]
+
+
+@pytest.mark.parametrize(("variant", "actions", "passes"), [
+    (None, [OMEPRAZOLE_QD], True),          # finding 2: once daily (before a meal in the sig)
+    (None, [LANSOPRAZOLE_BID], True),       # finding 8: the other PPIs the note accepts
+    (None, [ESOMEPRAZOLE_BID], True),
+    (ONCE_DAPT, [PANTOPRAZOLE_QD], True),
+    (ONCE_DAPT, [LANSOPRAZOLE_BID], True),  # finding 7
+    (ONCE_DAPT, [PANTOPRAZOLE_QD, ESOMEPRAZOLE_BID], False),  # finding 13: esomeprazole orderable
+    (TWICE, [OMEPRAZOLE_40_BID], False),    # finding 12: escalation instead of testing
+])
+def test_orders(variant, actions, passes):
+    assert _orders(actions, variant) is passes

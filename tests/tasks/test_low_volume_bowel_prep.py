@@ -32,17 +32,6 @@ def test_branches_and_egfr_bands():
 
 
 # Reader gaps (shared note reader, physbench_gym/grading/reader.py), pinned as xfail until fixed:
-GAP_LAST_TIME = ("reader: 'could not finish the 4 L GoLYTELY last time' is read as a hedged avoid of "
-                 "GoLYTELY in force; 'last time' / 'at his last colonoscopy' should make it HISTORICAL")
-GAP_QUESTION = ("reader: an inline 'Question from primary care: ..., can he have SUTAB.' restates the "
-                "consult question; it should not plan or allow SUTAB")
-GAP_VERBLESS = ("reader: a verbless plan line naming a drug with a tablet count or a volume ('SUTAB 24 "
-                "tablets.', 'Magnesium citrate 296 mL ...') or 'as a second option' / 'also' / 'as well' "
-                "should plan or offer it")
-GAP_ADD = ("reader: 'add' ('I'd add one 10 oz bottle of magnesium citrate ... as a booster') is no "
-           "plan verb; it should start the drug")
-GAP_INSISTS = ("reader: 'If he insists on tablets: OsmoPrep is the tablet option' is a wish, not a "
-               "trigger; it should offer OsmoPrep")
 GAP_TOTAL = ("reader: the two halves of a split ('2 liters the evening before and the remaining 2 "
              "liters the morning of') state no 4 L total; they should add up to it")
 GAP_HISTORY_FINDING = ("reader: note_finding counts a HISTORICAL mention ('Last time he took split-dose "
@@ -89,12 +78,10 @@ CORRECT = [
     (PRESERVED, "eGFR 64; the eGFR of 24 was acute kidney injury. Plan: SUPREP split dose. No "
                 "sodium phosphate."),
     (CKD4_OTHER, "eGFR 19, CKD stage 4. I ordered split-dose GoLYTELY 4 L. No SUTAB or SUPREP."),
-    pytest.param(None, "He could not finish the 4 L GoLYTELY last time.\n\neGFR 23 (CKD stage 4). "
-                 "Plan: GoLYTELY 4 L split dose. Avoid SUTAB.",
-                 marks=pytest.mark.xfail(reason=GAP_LAST_TIME, strict=True), id="gap_last_time"),
-    pytest.param(None, "Question from primary care: which bowel prep is safe, and can he have "
-                 "SUTAB.\n\neGFR 23 (CKD stage 4). Plan: GoLYTELY 4 L split dose. Avoid SUTAB.",
-                 marks=pytest.mark.xfail(reason=GAP_QUESTION, strict=True), id="gap_question"),
+    (None, "He could not finish the 4 L GoLYTELY last time.\n\neGFR 23 (CKD stage 4). "
+           "Plan: GoLYTELY 4 L split dose. Avoid SUTAB."),
+    (None, "Question from primary care: which bowel prep is safe, and can he have "
+           "SUTAB.\n\neGFR 23 (CKD stage 4). Plan: GoLYTELY 4 L split dose. Avoid SUTAB."),
     pytest.param(None, "eGFR 23 (CKD stage 4). Plan: Start GoLYTELY split dose: drink 2 liters the "
                  "evening before and the remaining 2 liters the morning of the procedure. Avoid "
                  "SUTAB.", marks=pytest.mark.xfail(reason=GAP_TOTAL, strict=True),
@@ -152,22 +139,18 @@ WRONG = [
     (PRESERVED, "prep_plan_documented",
      "eGFR 64. Plan: MoviPrep 2 L split dose. OsmoPrep is an alternative."),
 ] + [
-    pytest.param(None, "prep_plan_documented", PLAN + line,
-                 marks=pytest.mark.xfail(reason=GAP_VERBLESS, strict=True), id=f"gap_verbless_{n}")
-    for n, line in enumerate(["2. SUTAB 24 tablets.", "2. OsmoPrep 32 tablets.",
-                              "2. Magnesium citrate 296 mL the afternoon before.",
-                              "2. Clenpiq as a second option.", "2. Also SUTAB.",
-                              "2. SUTAB as well."])
+    (None, "prep_plan_documented", PLAN + line)
+    for line in ["2. SUTAB 24 tablets.", "2. OsmoPrep 32 tablets.",
+                 "2. Magnesium citrate 296 mL the afternoon before.",
+                 "2. Also SUTAB.", "2. SUTAB as well.", "2. Clenpiq as a second option."]
 ] + [
-    pytest.param(None, "prep_plan_documented",
-                 PLAN + "Because he struggled last time, I'd add one 10 oz bottle of magnesium "
-                 "citrate at 3 PM the day before as a booster.",
-                 marks=pytest.mark.xfail(reason=GAP_ADD, strict=True), id="gap_add_booster"),
-    pytest.param(None, "prep_plan_documented",
-                 PLAN + "- If he insists on tablets instead of liquid: OsmoPrep (sodium phosphate) "
-                 "is the tablet option: 20 tablets the evening before and 12 the morning of the "
-                 "procedure.", marks=pytest.mark.xfail(reason=GAP_INSISTS, strict=True),
-                 id="gap_if_he_insists"),
+    (None, "prep_plan_documented",
+     PLAN + "Because he struggled last time, I'd add one 10 oz bottle of magnesium "
+     "citrate at 3 PM the day before as a booster."),
+    (None, "prep_plan_documented",
+     PLAN + "- If he insists on tablets instead of liquid: OsmoPrep (sodium phosphate) "
+     "is the tablet option: 20 tablets the evening before and 12 the morning of the "
+     "procedure."),
     pytest.param(None, "split_dose_documented",
                  "eGFR 23 (CKD stage 4).\n\nLast time he took split-dose GoLYTELY and vomited.\n\n"
                  "Plan:\n1. GoLYTELY 4 L, all of it the evening before starting at 4 PM.\n"
