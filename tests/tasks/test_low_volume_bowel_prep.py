@@ -34,8 +34,9 @@ def test_branches_and_egfr_bands():
 # Reader gaps (shared note reader, physbench_gym/grading/reader.py), pinned as xfail until fixed:
 GAP_TOTAL = ("reader: the two halves of a split ('2 liters the evening before and the remaining 2 "
              "liters the morning of') state no 4 L total; they should add up to it")
-GAP_HISTORY_FINDING = ("reader: note_finding counts a HISTORICAL mention ('Last time he took split-dose "
-                       "GoLYTELY') as affirmed, so a regimen named only in the history passes")
+GAP_HISTORY_FINDING = ("reader: note_finding counts a HISTORICAL mention ('Last time he took "
+                       "split-dose GoLYTELY') as affirmed, so a regimen named only in the "
+                       "history passes")
 
 CORRECT = [
     (None, "eGFR 23 (CKD stage 4). Low-volume preps are not safe. Plan: GoLYTELY 4 L split dose - "
@@ -128,7 +129,8 @@ WRONG = [
      "GoLYTELY could be stopped, or continued at the current dose unchanged; either is "
      "reasonable."),
     # preserved: the AKI eGFR quoted as current
-    (PRESERVED, "kidney_function_assessed", "eGFR 24 (AKI). MoviPrep 2 L split dose. Avoid OsmoPrep."),
+    (PRESERVED, "kidney_function_assessed",
+     "eGFR 24 (AKI). MoviPrep 2 L split dose. Avoid OsmoPrep."),
     # preserved: called CKD stage 4
     (PRESERVED, "kidney_function_assessed",
      "eGFR 64 (CKD stage 4), the eGFR of 24 was AKI. MoviPrep 2 L split dose. Avoid OsmoPrep."),
@@ -154,7 +156,8 @@ WRONG = [
     pytest.param(None, "split_dose_documented",
                  "eGFR 23 (CKD stage 4).\n\nLast time he took split-dose GoLYTELY and vomited.\n\n"
                  "Plan:\n1. GoLYTELY 4 L, all of it the evening before starting at 4 PM.\n"
-                 "2. Avoid SUTAB.", marks=pytest.mark.xfail(reason=GAP_HISTORY_FINDING, strict=True),
+                 "2. Avoid SUTAB.",
+                 marks=pytest.mark.xfail(reason=GAP_HISTORY_FINDING, strict=True),
                  id="gap_split_in_history"),
 ]
 
