@@ -53,6 +53,11 @@ ORDER_HCV = {"note_decision": {"concept": ["hcv_antibody"], "action": ["order"]}
 PLATELETS_58 = {"note_value": {"concept": ["platelets"], "value": 58}}
 HB_13 = {"note_value": {"concept": ["hemoglobin"], "value": 13.0, "tolerance": 0.05}}
 CREATININE_2_1 = {"note_value": {"concept": ["creatinine"], "value": 2.1, "tolerance": 0.05}}
+ORDER_ECHO = {"note_decision": {"concept": ["echocardiogram"], "action": ["order"]}}
+KEEP_METFORMIN = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
+METFORMIN_1000 = {"note_decision": {"concept": ["metformin"], "action": ["start"],
+                                    "dose": {"min": 1000, "max": 1000, "unit": "mg"}}}
+FERRITIN_2500 = {"note_value": {"concept": ["ferritin"], "value": 2500}}
 LUNG_BIOPSY = {"note_decision": {"concept": ["lung_biopsy"], "action": ["order", "refer"]}}
 METFORMIN_CONTINUED = {"note_decision": {"concept": ["metformin"], "action": ["continue"]}}
 METFORMIN_UP = {"note_decision": {"concept": ["metformin"], "action": ["increase"]}}
@@ -1507,6 +1512,18 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
     (NEW_NODULE, "She has a new job and a solid spiculated RUL nodule.", False),
     (NEW_NODULE, "There is a new 6 mm nodule in the left lower lobe.", True),
     (NEW_NODULE, "There is a 6 mm nodule in the new left lower lobe scan.", False),
+    # a test to do 'at baseline'; one told in the past is history
+    (ORDER_ECHO, "Echocardiogram at baseline and yearly.", True),
+    (ORDER_ECHO, "He had an echocardiogram at baseline.", False),
+    # 'last time' dates what happened then
+    (KEEP_METFORMIN, "Continue metformin. He could not take metformin last time.", True),
+    (KEEP_METFORMIN, "Continue metformin. He cannot take metformin.", False),
+    # the tablets that make up a dose make that dose
+    (METFORMIN_1000, "Start metformin 1000 mg (2 x 500 mg) daily.", True),
+    (METFORMIN_1000, "Start metformin 1000 mg (2 x 750 mg) daily.", False),
+    # a space as the thousands separator
+    (FERRITIN_2500, "Ferritin ≥ 2 500 µg/L.", True),
+    (FERRITIN_2500, "Ferritin 2 400 µg/L.", False),
     # a cause named after its noun, or given as what the problem is
     (RISPERIDONE_CAUSE, "Prolactin 92. I think the cause is risperidone.", True),
     (RISPERIDONE_CAUSE, "Prolactin 92. Short version: I think this is risperidone.", True),
