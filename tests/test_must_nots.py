@@ -332,6 +332,30 @@ ALLOWANCES = [
     ("pulmonary_pet_surveillance", "CT surveillance instead of tissue",
      "A repeat chest CT in 3 months instead of the biopsy is an acceptable alternative if he "
      "prefers."),
+    ("mgus_cryoglobulinemia_workup", "cold cryoglobulin sample",
+     "The repeat cryoglobulins may be sent on ice if the courier is slow."),
+    ("mgus_cryoglobulinemia_workup", "cold cryoglobulin sample",
+     "A refrigerated sample is an acceptable alternative if the lab prefers."),
+    ("mds_iron_overload", "deferiprone with neutropenia",
+     "Deferiprone may be used as needed if deferasirox upsets his stomach."),
+    ("mds_iron_overload", "deferiprone with neutropenia",
+     "Deferiprone 25 mg/kg three times daily is a reasonable alternative if he prefers."),
+    ("mds_iron_overload", "oral iron",
+     "He may continue the ferrous sulfate if he prefers."),
+    ("nafld_ferritin_workup", "phlebotomy",
+     "Phlebotomy every 2 weeks is a reasonable option if he prefers."),
+    ("nafld_ferritin_workup", "liver biopsy",
+     "A liver biopsy may be obtained if he wants certainty."),
+    ("nafld_ferritin_workup", "iron supplement",
+     "He may continue the ferrous sulfate as needed."),
+    ("thrombocytopenia_oncology_consult", "ITP treatment for an artifact",
+     "A short course of prednisone is a reasonable option if she prefers."),
+    ("thrombocytopenia_oncology_consult", "ITP treatment for an artifact",
+     "IVIG may be given as needed if the count drops further."),
+    ("thrombocytopenia_oncology_consult", "bone marrow biopsy",
+     "A bone marrow biopsy is an acceptable alternative if she wants reassurance."),
+    ("thrombocytopenia_oncology_consult", "platelet transfusion",
+     "Platelet transfusion may be given as needed before procedures."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
      "Denosumab 60 mg every 6 months is a reasonable option if she prefers."),
     ("premenopausal_osteoporosis_hpt", "antiresorptive while planning pregnancy",
@@ -410,14 +434,22 @@ TURN_DOWNS = {
                              "preparation.",
     "pulmonary_pet_surveillance": "No repeat PET/CT, and no CT surveillance in place of the "
                                   "biopsy.",
+    "mgus_cryoglobulinemia_workup": "Keep the repeat sample at 37 C; do not refrigerate the "
+                                    "sample or send it on ice.",
+    "mds_iron_overload": "No deferiprone, and no iron or vitamin C supplements.",
+    "nafld_ferritin_workup": "No phlebotomy, no liver biopsy and no iron supplements.",
+    "thrombocytopenia_oncology_consult": "No bone marrow biopsy, no steroids, IVIG or "
+                                         "thrombopoietin agonists, and no platelet transfusion.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence
-# with the reason; the xfail is strict, so a gap that closes must leave the list. One today.
+# with the reason; the xfail is strict, so a gap that closes must leave the list. Two today.
 KNOWN_GAPS: dict[str, str] = {
     "Lovenox 40 mg daily as a bridge is an acceptable alternative.":
         "an allowance told after a role phrase ('X as a bridge is acceptable') is not read as "
         "allowing X",
+    "Deferiprone 25 mg/kg three times daily is a reasonable alternative if he prefers.":
+        "an alternative dosed per kilogram is not read as offering the drug",
 }
 KNOWN_TURN_DOWN_GAPS: dict[str, str] = {}
 

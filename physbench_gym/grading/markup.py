@@ -97,6 +97,9 @@ _INTERVAL_WORDS = ((re.compile(r"\bquarterly\b", re.IGNORECASE), "every 3 months
 _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
               (re.compile(r"\bw/d\b", re.IGNORECASE), "withdrawal"),
               (re.compile(r"\bw/u\b", re.IGNORECASE), "workup"),
+              (re.compile(r"\bw/\s?wo\b|\bw/\s?w/o\b", re.IGNORECASE), "with and without"),
+              (re.compile(r"\bwo/\s?w\b|\bw/o\s?(?:and|\+|&)?\s?w/(?=\s)", re.IGNORECASE),
+               "without and with"),
               (re.compile(r"\bw/o\b", re.IGNORECASE), "without"),
               (re.compile(r"(?<![\w/])w/(?=\s|\w)", re.IGNORECASE), "with "),
               (re.compile(r"\bb/c\b", re.IGNORECASE), "because"),
@@ -421,12 +424,14 @@ def lines(note: str) -> tuple[Line, ...]:
         item_goes_on, after_blank = not after_blank, False
         stripped = re.sub(r"^\s*>\s?", "", stripped)
         asked = _BOLD_QUESTION.match(stripped)
-        if asked and _PLAN_QUESTION.search(asked.group(2)):
+        if asked:
             # '**Does he need surgery now?** No. ...': the answer to a question about the
-            # plan is the plan
+            # plan is the plan; any other question ends the history above it
             flush_paragraph()
             out.append(Line(_inline(asked.group(2)), "question", "heading"))
-            section, opened_by_label = "plan", False
+            section = ("plan" if _PLAN_QUESTION.search(asked.group(2))
+                       else _after_unknown_heading(section))
+            opened_by_label = False
             if asked.group(3).strip():
                 paragraph.append(_inline(asked.group(3)))
             continue
@@ -535,7 +540,8 @@ _PLAN_QUESTION = re.compile(r"\b(?:follow\w*|monitor\w*|treat\w*|start\w*|stop\w
                             r"order\w*|next|recommend\w*|manag\w*|plan\w*|refer\w*|work-?up|"
                             r"imaging|surgery|dose|dosing|therapy|medication|drug|should (?:we|I|"
                             r"he|she|they)|need)\b", re.IGNORECASE)
-_BOLD_QUESTION = re.compile(r"^(\*\*|__|#{1,4}\s*)(?!Q\d*\s*[:.)])(.{3,160}?\?)(?:\*\*|__)?"
+_BOLD_QUESTION = re.compile(r"^(\*\*|__|#{1,4}\s*)(?:Q\d+\s*[:.)]\s+(?!\*))?(?!Q\d*\s*[:.)])"
+                            r"(.{3,160}?\?)(?:\*\*|__)?"
                             r"\s*(.*)$")
 # Section labels that also name the step they head ('Follow-up: 2 weeks'): kept in the text.
 _STEP_LABELS = frozenset({"follow-up", "follow up", "followup", "f/u", "monitoring"})

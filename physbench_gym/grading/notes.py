@@ -25,7 +25,7 @@ from pydantic import Field, model_validator
 from physbench_gym.grading.core import FILE, Args, CheckpointResult, GradingContext, primitive
 from physbench_gym.grading.lexicon import ancestors
 from physbench_gym.grading.lexicon import concept as lexicon_concept
-from physbench_gym.grading.quantities import Quantity, convert, routes, schedule
+from physbench_gym.grading.quantities import Quantity, convert, routes, schedule, unit_normalize
 from physbench_gym.grading.reader import (
     ALTERNATIVE,
     ATTRIBUTE,
@@ -164,6 +164,9 @@ class Amount(Args):
         target = self.unit or unit
         if not quantity.unit:
             low, high = quantity.values
+            per_ul = next((f for w, f in factors.items() if unit_normalize(w) == "/ul"), None)
+            if per_ul and low >= 1000:  # 'platelets 58,000', '58K': a count per uL written
+                low, high = low * per_ul, high * per_ul  # out, for a count in thousands
         else:
             low = convert(quantity.values[0], quantity.unit, target, {**factors, **self.units})
             high = convert(quantity.values[1], quantity.unit, target, {**factors, **self.units})
@@ -241,10 +244,13 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
                 continue
             values = list(_values_of(clause, mention))
             if not any(args.reading(q, unit, factors) for q in values):
-                values = _before_label(clause, mention)  # '4.6 cm AAA in a 71-year-old man'
+                values = _before_label(clause, mention) or _measured_after(
+                    clause, mention, args, unit, factors)  # '4.6 cm AAA in a 71-year-old man'
             elif not any(_accepted(args, q, unit, factors) for q in values):
-                # '1,000 to 1,200 mg of calcium a day, about 500 to 600 from a supplement'
-                values = [*_before_label(clause, mention), *values]
+                # '1,000 to 1,200 mg of calcium a day, about 500 to 600 from a supplement';
+                # 'weight ..., 76 kg: 14 x 76 = 1064 mg' computes a dose, not the weight
+                values = [*_before_label(clause, mention), *values, *(_measured_after(
+                    clause, mention, args, unit, factors) if _computes(clause, mention) else [])]
             for quantity in values:
                 reading = args.reading(quantity, unit, factors)
                 if reading is None:
@@ -350,6 +356,21 @@ def _rounds_to(clause: Clause, quantity: Quantity, reading: tuple[float, float],
     return abs(round(args.value, decimals) - reading[0]) < 1e-9
 
 
+def _measured_after(clause: Clause, mention: Mention, args: NoteValueArgs, unit: str,
+                    factors: dict[str, float]) -> list[Quantity]:
+    """'his weight from your visit on 12 May, 76 kg': the first value in the concept's own
+    unit after it, past words that measure nothing ('visit'), up to another measured concept."""
+    for quantity in clause.quantities:
+        if quantity.start < mention.end or not quantity.unit or quantity.role not in (
+                "", "approximate"):
+            continue
+        if any(mention.end <= m.start < quantity.start and _concept_unit(c)[0]
+               for m in clause.mentions for c in m.concepts):
+            return []
+        return [quantity] if args.reading(quantity, unit, factors) is not None else []
+    return []
+
+
 def _last_of_trend(clause: Clause, quantity: Quantity) -> bool:
     """The newest value of a trend written with arrows ('137 -> 130 -> 126'): the current one."""
     return not any(q.role == "later" and q.start > quantity.start for q in clause.quantities)
@@ -403,7 +424,7 @@ _BEFORE_LABEL = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:of\s+)?(?:[A-Za-z-]+,?\s+){
 _LONG_AGO = re.compile(r"[^,;()]{0,60}?\b(?:(?:years?|months?)\s+ago|last year)\b",
                        re.IGNORECASE)
 # 'FIB-4 (age 54, ...) =', 'FIB-4 from the labs:'; 'the deficit is weight 81 times ...'
-_DEFINED = re.compile(r"\s*(?:\([^()]*\)\s*|from [^:=()]{1,30})?[=:]")
+_DEFINED = re.compile(r"\s*(?:from [^:=()]{1,30}?\s*)?(?:\([^()]*\)\s*)?[=:]")
 _IS = re.compile(r"\s*(?:is|was)\b")
 # A calculation written out: 'FIB-4 = (54 x 50) / (210 x sqrt(36)) = 1.89'.
 _FORMULA = re.compile(r"\d\s*[x*+]\s*\(?\d|\d\s+/\s+\(?\d|\)\s*/\s*\(?\d|sqrt|\u221a"
@@ -423,8 +444,10 @@ def _computes(clause: Clause, mention: Mention) -> bool:
     if not _RESULT.search(rest):
         return False
     first = next((m for m in clause.mentions if m.group == "test"), None)
-    return bool(_DEFINED.match(clause.text, mention.end)) or (
-        first is mention or _IS.match(rest)) and bool(_FORMULA.search(rest))
+    defined = _DEFINED.match(clause.text, mention.end)  # a table row 'Ferritin: 3180 (2310 ->
+    return bool(defined) and (defined.group(0).endswith("=") or clause.kind != "row" or bool(
+        _FORMULA.search(rest))) or (first is mention or _IS.match(rest)) and bool(  # 2480)' is
+        _FORMULA.search(rest))  # a labelled value, no formula
 
 
 def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
@@ -574,6 +597,8 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
             # 'no SIADH', 'PCOS ruled out', 'hypovolemia excluded'
             if not mention.has(HISTORICAL, POSSIBLE):
                 denied = denied or clause.text
+            elif args.topic and mention.has(POSSIBLE) and not mention.negated:
+                affirmed = True  # 'Hemochromatosis to be excluded': named, and still open
         elif args.topic or not mention.has(POSSIBLE, ALTERNATIVE):
             affirmed = True
     opposed = ""
@@ -674,11 +699,27 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
             assigned = True
         else:
             wrong = wrong or clause.text
+    if not assigned and not wrong and "level_intermediate" not in wanted | others:
+        side = ("level_high" in wanted and "high") or ("level_low" in wanted and "low")
+        for clause in note:  # 'TSAT 66%, above the 45% threshold', 'TSAT 60% (>45%)'
+            if side and _names_any(clause, args.subject) and any(
+                    (_ABOVE_CUTOFF if side == "high" else _BELOW_CUTOFF).match(
+                        clause.text, q.end) for q in clause.quantities if q.role == ""):
+                assigned = True
     if wrong:
         return CheckpointResult(False, f"another category than '{label}': \"{wrong[:90]}\"")
     if assigned:
         return CheckpointResult(True, f"states '{label}'")
     return CheckpointResult(False, f"does not state '{label}'")
+
+
+# A value put above or below a cut-off written beside it: its category on a two-sided scale.
+_ABOVE_CUTOFF = re.compile(r"\s*(?:,\s*(?:which\s+is\s+|well\s+)?|\(\s*|\s)(?:well\s+)?"
+                           r"(?:above|over|exceeding|exceeds|greater than|>=?)\s*(?:the\s+)?"
+                           r"\d+(?:\.\d+)?\s*%?", re.IGNORECASE)
+_BELOW_CUTOFF = re.compile(r"\s*(?:,\s*(?:which\s+is\s+|well\s+)?|\(\s*|\s)(?:well\s+)?"
+                           r"(?:below|under|less than|<=?)\s*(?:the\s+)?\d+(?:\.\d+)?\s*%?",
+                           re.IGNORECASE)
 
 
 # A category with its cut-off: 'low-risk (<1.3)', '<1.3 low risk', '1.3-2.67 indeterminate'.
@@ -711,7 +752,8 @@ _FUNCTION_WORDS = frozenset({"and", "or", "by", "on", "in", "at", "with", "per",
                              "to", "is", "are", "was", "based", "according", "given", "as",
                              "but", "because", "since", "so", "the", "a", "an", "than",
                              "under", "using", "from", "via", "through", "after", "when", "if",
-                             "which", "that", "while", "despite",
+                             "which", "that", "while", "despite", "between", "where",
+                             "within", "above", "below",
                              # adverbs of how often or when: 'UPT neg x2', 'negative twice'
                              "x", "twice", "thrice", "both", "again", "times", "once", "each",
                              "today", "now", "yesterday", "repeatedly", "consistently"})
@@ -772,6 +814,10 @@ class NoteDecisionArgs(NoteArgs):
     wrong_timing_contradicts: bool = Field(default=False, description=(
         "A committed clause with a time outside 'timing' contradicts it (a hold 2 days before "
         "surgery stated beside the 4 days needed); by default another time asserts nothing."))
+    untimed_is_now: bool = Field(default=False, description=(
+        "An urgent test or step: a committed clause with no time written is done now and states "
+        "a 'timing' that starts at 0; a time counted from another event ('3 months after the "
+        "antivirals') is a later repeat that neither states nor contradicts it."))
     deferral_contradicts: bool = Field(
         default=False, description="A temporary hold ('until ...') of it contradicts it.")
     permanent: bool = Field(default=False, description=(
@@ -1033,7 +1079,10 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
 
 _PURPOSE_AFTER = re.compile(r"\b(?:to|in order to)\s+(?:exclude|rule out|r/o|evaluate for|"
                             r"assess for|"
-                            r"look for|screen for|check for)\b", re.IGNORECASE)
+                            r"look for|screen for|check for)\b|"
+                            r"\b(?:must|should|needs? to)\s+be\s+(?:excluded|ruled out)\b",
+                            re.IGNORECASE)  # '..., a pheochromocytoma must be excluded'
+
 _COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\s+"
                             r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.
@@ -1109,6 +1158,32 @@ def _threshold_after(clause: Clause, mention: Mention) -> bool:
     return bool(_THRESHOLD.match(clause.text, start))
 
 
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+|\+|&|/)\s*"
+                        r"(?:(?:a|an|the|serum|urine)\s+)?", re.IGNORECASE)
+
+
+def _list_schedule(clause: Clause, mention: Mention) -> tuple | None:
+    """The schedule of a list of tests the mention belongs to, written once before its first
+    item ('monthly creatinine, LFTs and ferritin') or after its last ('... and UPCR monthly')."""
+    items = [m for m in clause.mentions if m.group == mention.group]
+    index = next((i for i, m in enumerate(items) if m.start == mention.start), None)
+    if index is None:
+        return None
+    first = last = index
+    while first and _LIST_JOIN.fullmatch(clause.text, items[first - 1].end, items[first].start):
+        first -= 1
+    while last + 1 < len(items) and _LIST_JOIN.fullmatch(clause.text, items[last].end,
+                                                         items[last + 1].start):
+        last += 1
+    if first == last:
+        return None
+    lead = _FREQUENCY_BEFORE.search(clause.text, max(0, items[first].start - 30),
+                                    items[first].start)
+    if lead:
+        return schedule(lead.group(0))
+    return schedule(clause.text[items[last].end:_segment_end(clause, items[last])])
+
+
 _FREQUENCY_BEFORE = re.compile(r"\b(?:(?:once|twice)[- ])?(?:daily|weekly|monthly|yearly|annual|"
                                r"nightly|quarterly)\s+(?:[a-z-]+\s+)?$", re.IGNORECASE)
 
@@ -1126,6 +1201,8 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
     lead = _FREQUENCY_BEFORE.search(clause.text, 0, mention.start)
     if per_day is None and lead:  # 'monthly denosumab 60 mg injections'
         per_day = schedule(lead.group(0))
+    if per_day is None and args.every is not None:  # 'then monthly creatinine, LFTs and
+        per_day = _list_schedule(clause, mention)  # ferritin', '... ferritin and UPCR monthly'
     per_day_value = per_day[0] if per_day and per_day[0] != "single" else None
     regimen = isinstance(per_day_value, float) and per_day_value <= 4
     if args.every is not None and not args.every.accepts(per_day[0] if per_day else None):
@@ -1144,9 +1221,15 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
     no_time = False  # no time written: the decision is not stated, but an offer of another
     if args.timing is not None or args.timing_after is not None:  # dose is still one
         if (timing := _timing_issue(clause, mention, args)) == "":
-            if not offer:
+            if args.untimed_is_now and not offer and args.timing is not None and (
+                    args.timing.accepts((0.0, 0.0))):
+                pass  # 'Order HCV RNA.': no time written is now
+            elif not offer:
                 return ""
-            no_time = True
+            else:
+                no_time = True
+        elif timing == "a later repeat":
+            return ""  # 'repeat cryoglobulins 3 months after the DAA course'
         elif timing is not None:
             # another time (a later interval, 'once at goal') asserts nothing here, unless
             # the time is the decision ('hold dabigatran 2 days before' when 4 are needed)
@@ -1302,6 +1385,14 @@ def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
              and q.unit in ("h", "d", "wk", "mo", "y")
              and q.role not in ("from", "reference")
              and clause.quantity_status(q).isdisjoint(unshared)]
+    if args.untimed_is_now:  # 'HCV RNA + -> DAA 8 wk': the time of the next step is its own
+        bound = min([m.start for m in clause.mentions if m.start > mention.end
+                     and m.group != mention.group] + [clause.text.find("->", mention.end) % (
+                         len(clause.text) + 1)])
+        times = [q for q in times if q.start < bound]
+    if args.untimed_is_now and args.timing_after is None and times and all(
+            q.role == "after" for q in times):
+        return "" if args.timing is None else "a later repeat"
     if not times:
         return _repeat_timing(clause, mention, args)
     fits = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+(?=\s*(?:iu|units?)\b)|\d+(?:\.\d+)?|\.\d+)"
@@ -39,12 +39,16 @@ _STRENGTH = re.compile(
     re.IGNORECASE)
 _RATIO = re.compile(rf"(?<![\w./])(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})(?![\w./])")
 _UNIT = re.compile(
-    r"\s*-?\s*(?:(?P<more>more|additional|further|extra)\s+)?(?P<unit>(?:x\s?10\^?\*?\d+/[a-z]+|10\^\d+/[a-z]+|10\*\d+/[a-z]+"
+    r"\s*-?\s*(?:(?P<more>more|additional|further|extra)\s+)?(?P<unit>(?:x\s?10(?:\^|\*|\^?\()?\d+\)?/[a-z]+3?"
+    r"|10(?:\^|\*)\d+/[a-z]+3?|/\s?(?:u|\u00b5|\u03bc|mc)l\b|/\s?mm(?:3|\^3)|/\s?cumm\b"
+    r"|per\s+(?:micro-?lit(?:er|re)|(?:u|\u00b5|\u03bc|mc)l|mm3|cubic\s+millimet(?:er|re))\b"
     r"|ml/min/1\.73\s?m2|ml/min/1\.73|mosm/kg(?:\s*h2o)?"
     r"|[a-z%\u00b5\u03bc]+(?:/\s?24[\s-]?(?:hours?|hrs?|h)\b|/[a-z0-9.]+)?))",
     re.IGNORECASE)
 _DATE = re.compile(r"\b(?:19|20)\d\d-\d{1,2}(?:-\d{1,2})?\b|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b"
                    r"|\b\d{1,2}:\d\d\b|\b\d{1,2}/(?:19|20)\d\d\b|(?<=\()\d{1,2}/\d{1,2}(?=\))"
+                   # a run of dates beside a trend: '(3/23 -> 4/5 -> 4/14)'
+                   r"|(?:(?<=\()|(?<=->\s))(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?=\s*(?:->|\)))"
                    r"|\b(?:19[89]\d|20[0-3]\d)\b(?!\s*(?:mg|mcg|iu|units?|ml|mosm|k\b|cells))",
                    re.IGNORECASE)
 # A number that names, not measures: 'type 2 diabetes', 'stage 3b', 'item 9', 'step 2'.
@@ -82,7 +86,11 @@ UNIT_ALIASES = {
     "ml/min/1.73m2": "ml/min/1.73m2",
     "ml/min/1.73 m2": "ml/min/1.73m2", "ml/min/1.73": "ml/min/1.73m2", "k/ul": "10^3/ul",
     "x10^9/l": "10^3/ul", "10^9/l": "10^3/ul", "x10^3/ul": "10^3/ul", "10*3/ul": "10^3/ul",
-    "thou/ul": "10^3/ul", "bpm": "bpm", "beats/min": "bpm", "lbs": "lb", "pounds": "lb",
+    "thou/ul": "10^3/ul", "x10^3/mm3": "10^3/ul", "10^3/mm3": "10^3/ul", "x10(9)/l": "10^3/ul",
+    "x10(3)/ul": "10^3/ul", "/mm3": "/ul", "/mm^3": "/ul", "/cumm": "/ul", "/mcl": "/ul",
+    "per microliter": "/ul", "per microlitre": "/ul", "per ul": "/ul", "per mcl": "/ul",
+    "per mm3": "/ul", "per cubic millimeter": "/ul", "per cubic millimetre": "/ul",
+    "bpm": "bpm", "beats/min": "bpm", "lbs": "lb", "pounds": "lb",
 }
 _UNIT_WORDS = frozenset({
     "mg", "mcg", "g", "kg", "lb", "ml", "l", "dl", "mmol", "meq", "iu", "d", "wk", "mo", "y", "h",
@@ -357,7 +365,7 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
         value, unit = _RELATIVE_DAYS[match.group(1).lower()]
         found.append(Quantity(value, unit, match.start(), match.end()))
     found.sort(key=lambda q: q.start)
-    return tuple(_roles(clause, _ranges(clause, found)))
+    return tuple(_then_trend(clause, _roles(clause, _ranges(clause, found))))
 
 
 _RELATIVE_DAYS = {"tomorrow": (1.0, "d"), "next week": (1.0, "wk"), "next month": (1.0, "mo")}
@@ -590,7 +598,42 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
     return out
 
 
-_ENUMERATOR = re.compile(r"\s*\(\d{1,2}\)\s")
+# A spoken trend: 'was 238 a year ago, then 67 on February 17 and 58 on March 6'.
+_THEN_STEP = re.compile(r"[^.;:]{0,40}?\bthen\s+(?:(?:down|up|fell|dropped|rose|falling|rising|"
+                        r"dipped|climbed)\s+)?(?:to\s+)?(?:about\s+|~\s*)?", re.IGNORECASE)
+_AND_STEP = re.compile(r"[^.;:]{0,30}?(?:,|\band\b|\bthen\b)\s*(?:then\s+)?(?:now\s+)?"
+                       r"(?:(?:down|up)\s+)?(?:to\s+)?(?:about\s+|~\s*)?", re.IGNORECASE)
+_PAST_MARK = re.compile(rf"\bago\b|\b{_MONTH}\b|\d{{1,2}}/\d{{1,4}}|\b(?:19|20)\d\d\b|"
+                        r"\blast\s+(?:year|month|week|spring|summer|fall|autumn|winter)\b",
+                        re.IGNORECASE)
+
+
+def _then_trend(clause: str, found: list[Quantity]) -> list[Quantity]:
+    """A dated value followed by 'then' and newer values is a trend: the earlier values are
+    where it came from, the last is the current one. Doses are left alone ('10 mg for a week,
+    then 5 mg' is a taper)."""
+    values = [q for q in found if q.role == "" and not q.comparator and q.high is None
+              and q.unit not in _DOSE_UNITS and q.unit not in ("d", "wk", "mo", "y", "h")]
+    for first, second in zip(values, values[1:], strict=False):
+        gap = clause[first.end:second.start]
+        if first.unit != second.unit and first.unit and second.unit or not (
+                _THEN_STEP.fullmatch(gap) and _PAST_MARK.search(gap)):
+            continue
+        trend = [first, second]
+        for later in values[values.index(second) + 1:]:
+            if later.unit != first.unit and later.unit and first.unit or not _AND_STEP.fullmatch(
+                    clause[trend[-1].end:later.start]):
+                break
+            trend.append(later)
+        roles = {id(q): "from" for q in trend[:-1]} | {id(q): "later" for q in trend[1:]}
+        roles[id(trend[0])] = "from"
+        return [replace(q, role=roles[id(q)]) if id(q) in roles else q
+                for q in found]
+    return found
+
+
+# '(2) from day 2, 16 mg daily', 'Plan: 1. Bone marrow biopsy. 2. Whole-body CT': a list number
+_ENUMERATOR = re.compile(r"\s*(?:\(\d{1,2}\)|\d{1,2}[.)])\s(?=\s*[A-Za-z(])")
 _OR_BEYOND = re.compile(r"\s*(?:or|and)\s+(?:less|lower|below|under|fewer|more|greater|higher|"
                         r"above|over)\b", re.IGNORECASE)
 
@@ -646,6 +689,11 @@ _DIVIDED = re.compile(r"\b(?:in|as|into)\s+(\d|two|three|four)\s+divided\s+doses
                       r"|\bdivided\s+(?:into\s+)?(\d|two|three|four)\s+doses\b", re.IGNORECASE)
 
 
+_DAYS_A_WEEK = re.compile(
+    r"\b([2-7]|two|three|four|five|six|seven)(?:\s*(?:-|to|–)\s*[2-7])?\s+(?:nights?|days?|"
+    r"evenings?|mornings?)\s*(?:a|per|each|every|/|of the)\s*(?:wk|week)\b", re.IGNORECASE)
+
+
 def schedule(text: str) -> tuple[float | str, int] | None:
     """(administrations per day or 'single', position) of the first schedule in ``text``."""
     divided = _DIVIDED.search(text)  # '300 mg a day in three divided doses': 3 a day
@@ -654,8 +702,14 @@ def schedule(text: str) -> tuple[float | str, int] | None:
         return (float(_WORD_NUMBERS.index(count.lower()) + 1) if count.isalpha()
                 else float(count), divided.start())
     best: tuple[float | str, int] | None = None
+    nights = _DAYS_A_WEEK.search(text)  # '5 nights a week', '5-7 nights/week': the fewest
+    if nights:
+        count = nights.group(1)
+        number = float(_WORD_NUMBERS.index(count.lower()) + 1) if count.isalpha() else float(count)
+        if 1 < number <= 7:
+            best = (number / 7, nights.start())
     every = _EVERY_N.search(text)
-    if every:
+    if every and (best is None or every.start() < best[1]):
         unit = every.group(2).lower()
         days = _UNIT_DAYS["m" if unit.startswith("mo") else unit[0]] * float(every.group(1))
         best = (1 / days if days else 0.0, every.start())

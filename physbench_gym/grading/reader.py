@@ -58,8 +58,14 @@ _AUXILIARY = frozenset({"do", "going", "gonna", "planning", "intend", "does", "d
                         "the", "reason", "needed", "/", "or", "and", "nor", "ever", "rather",
                         "mean", "think", "believe", "feel", "that", "they", "patient",
                         "means", "require", "requires", "warrant", "warrants", "justify",
-                        "justifies", "indication", "automatically", "immediately"})
+                        "justifies", "indication", "automatically", "immediately",
+                        # 'do not let anyone switch him to deferiprone'
+                        "let", "anyone", "anybody", "him", "her", "them", "trigger", "prompt"})
 _SENTENCE_HINT = re.compile(r"[.!?]\s+\S")
+
+
+# Negations that report a test's result rather than turn the test down.
+_RESULT_CUES = frozenset({"negative", "is negative", "was negative", "were negative"})
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,9 @@ class Mention:
                 return _dose_change(self.quantities) or "switch"
             return self.action.decision
         if self.negated:
+            if self.group == "test" and all(c.text in _RESULT_CUES for c in self.cues
+                                             if c.category == NEGATED):
+                return None  # 'the cryoglobulin screen was negative': a result, no refusal
             return "avoid"
         return None
 
@@ -280,8 +289,27 @@ def _read(text: str, today: date | None = None) -> Note:
                     *(m.concepts for m in lead.mentions)))
         if clauses:
             clause = _continue_subject(clause, clauses[-1])
+        clause = _under_negating_label(clause, clauses[_line_start(units, index)]
+                                       if index and units[index - 1][1] is line else clause)
         clauses.append(clause)
     return Note(text, tuple(clauses))
+
+
+def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
+    """'Why I do not think this is ITP: ITP needs ...; the smear in ITP shows ...': a line
+    whose label denies a finding argues against it, so the finding is not affirmed in the rest
+    of the line."""
+    colon = lead.text.find(":")
+    if colon < 0 or colon > 80:
+        return clause
+    denied = frozenset().union(*(m.concepts for m in lead.mentions
+                                 if m.end <= colon and m.negated and m.group == "finding"))
+    if not denied:
+        return clause
+    after = colon if clause is lead else -1
+    return dataclasses.replace(clause, mentions=tuple(
+        dataclasses.replace(m, negated=True) if m.start > after and m.concepts <= denied
+        and m.action is None else m for m in clause.mentions))
 
 
 _POINTS_BACK_STALE = re.compile(
@@ -348,10 +376,11 @@ _LATER_OPENING = re.compile(r"\s*(?:then|after that|afterwards|thereafter|subseq
 
 
 def _line_label(text: str) -> str:
-    """The short label a line opens with ('2023: fracture; vitamin D 22'), which dates every
-    clause of the line."""
-    match = re.match(r"\s*([^:;.]{1,25}):|"
-                     r"\s*((?:[A-Za-z]{3,9}\.?\s+)?(?:\d{1,2}/)?(?:19|20)\d\d)\b",
+    """The short label a line opens with ('2023: fracture; vitamin D 22', 'In 2023 ...'), which
+    dates every clause of the line; not a determiner's year ('The 2023 numbers were ...')."""
+    match = re.match(r"(?i)\s*([^:;.]{1,25}):|"
+                     r"\s*((?:(?!(?:the|his|her|this|that|these|those|its|their)\b)[A-Za-z]{3,9}\.?\s+)?"
+                     r"(?:\d{1,2}/)?(?:19|20)\d\d)\b",
                      text)
     return (match.group(1) or match.group(2)) if match else ""
 
@@ -686,10 +715,19 @@ _NEW_SUBJECT = re.compile(
     r"it|it's|that's|there's|they|her|his|this|the)\s)")
 
 
+# '..., not iron deficiency, and the iron tablets should stop': a new subject with a modal
+# opens a plan of its own, whatever the first part told.
+_NEW_MODAL_SUBJECT = re.compile(
+    r",\s+(?=(?:and|so|but)\s+(?:the|his|her|I|we|you|he|she|they)\b[^,;.()]{0,40}?\b"
+    r"(?:should|must|will|needs? to)\b)")
+
+
 def _split_run_on(sentence: str) -> list[str]:
-    """A very long sentence split at commas that open a clause with its own subject."""
+    """A very long sentence split at commas that open a clause with its own subject; any
+    sentence split where a new subject with a modal opens a plan."""
     if len(sentence.split()) <= _RUN_ON_WORDS:
-        return [sentence]
+        cuts = [m.start() + 1 for m in _NEW_MODAL_SUBJECT.finditer(sentence)]
+        return [sentence[a:b] for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)]
     cuts = [m.start() + 1 for m in _NEW_SUBJECT.finditer(sentence)]
     return [sentence[a:b] for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)]
 
@@ -869,6 +907,7 @@ def _concept_spans(pipeline: _Pipeline, doc: Any) -> list[Any]:
              for _, start, end in pipeline.concept_matcher(doc) if not _negative_prefix(doc, start)]
     spans = sorted(filter_spans(spans), key=lambda s: s.start)
     spans = _across_a_size(doc, spans)
+    spans = _across_an_aside(doc, spans)
     spans = _new_across_descriptors(doc, spans)
     starts = {span.start for span in spans}
     return [span for span in spans if not _verb_before_object(doc, span, starts)]
@@ -896,6 +935,45 @@ def _across_a_size(doc: Any, spans: list[Any]) -> list[Any]:
             group = _group(f"{before.text} {after.text}")
             spans.append(Span(doc, after.start, after.end, label=f"REF|{group}|{ids}"))
             break
+    return sorted(spans, key=lambda s: s.start)
+
+
+_SHORT_ASIDE = re.compile(r"\s\((?:[^()\d]{1,40})\)\s")
+
+
+def _across_an_aside(doc: Any, spans: list[Any]) -> list[Any]:
+    """'type I (single monoclonal) cryoglobulinemia': a term read across a short aside written
+    inside it; the words after the aside carry the whole term."""
+    from spacy.tokens import Span
+
+    for aside in _SHORT_ASIDE.finditer(doc.text):
+        inside = doc.char_span(aside.start() + 1, aside.end() - 1, alignment_mode="expand")
+        if inside is None or inside.start == 0:
+            continue
+        found = None
+        for width_before in (2, 1, 3):
+            before = doc[max(0, inside.start - width_before):inside.start]
+            if len(before) < width_before or any(not t.is_alpha for t in before):
+                continue
+            for width in (3, 2, 1):
+                after = doc[inside.end:inside.end + width]
+                if len(after) < width or any(not t.is_alpha for t in after):
+                    continue
+                whole = lexicon.term_concepts(f"{before.text} {after.text}")
+                if whole and not whole <= lexicon.concepts_of(after.text) | (
+                        lexicon.concepts_of(before.text)) and not any(
+                        s.start < after.end and s.end > after.end
+                        or s.start < before.start < s.end for s in spans):
+                    found = before, after, whole
+                    break
+            if found:
+                break
+        if found:
+            before, after, whole = found
+            ids = ",".join(sorted(whole | lexicon.concepts_of(after.text)))
+            spans = [s for s in spans if s.end <= after.start or s.start >= after.end]
+            spans.append(Span(doc, after.start, after.end,
+                              label=f"REF|{_group(f'{before.text} {after.text}')}|{ids}"))
     return sorted(spans, key=lambda s: s.start)
 
 
@@ -1177,6 +1255,10 @@ DOSE_AFTER = re.compile(r"\s*\(?\s*\d[\d,.]*\s*(?:-\s*[\d,.]+\s*)?(?:mg|mcg|g|iu
                          re.IGNORECASE)
 
 
+# A course told by its past length in years: what was done, not a plan.
+_PAST_COURSE = re.compile(r"(?:continued|taken|given|used|prescribed)\s+for\s+"
+                          r"(?:the\s+(?:last|past)\s+)?(?:\d+|two|three|four|five|six|several|many)\s+(?:years|yrs)\b",
+                          re.IGNORECASE)
 # A test told in the past ('had an eye exam at baseline'), not one to do.
 _PAST_VERB = re.compile(r"\b(?:had|was|were|did|done|showed|performed|obtained|normal|"
                         r"unremarkable)\b", re.IGNORECASE)
@@ -1202,11 +1284,15 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         mentions.append(_mention(text, start, span, i, spans, verbs, cues, found, next_start,
                                  line, past_dated, past_asides))
     mentions = _negated_complements(text, mentions)
+    mentions = _order_carried_past_then(mentions)
     mentions = _dash_verdict(text, mentions)
     mentions = _not_let_lapse(text, mentions)
     mentions = _causes_of_a_finding(text, mentions)
     mentions = _aside_like_its_head(text, mentions)
     mentions = _in_the_role_of(text, mentions)
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
+                if m.action is not None and _PAST_COURSE.match(text, m.action.start) else m
+                for m in mentions]  # 'Ferrous sulfate continued for 3 years on the basis of'
     mentions = [dataclasses.replace(m, statuses=m.statuses - {HISTORICAL})
                 if m.group == "finding" and re.match(r"already\b", m.text, re.IGNORECASE)
                 else m for m in mentions]  # 'was already visible on the 2024 PET': still is
@@ -1322,7 +1408,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                 if past_dated and m.action is not None and m.action.text == "->" else m
                 for m in _arrow_dose_change(text, mentions)]  # 'cut 0.1 -> 0.05 mg in 1/2025'
-    if text.rstrip().endswith("?") or line.section == "question" and line.text.rstrip(
+    if text.rstrip().endswith("?") and line.section != "question" and (
+            _POLITE_REQUEST.match(text)):  # 'Could you please stop his ferrous sulfate?'
+        mentions = [dataclasses.replace(m, statuses=m.statuses - {POSSIBLE})
+                    for m in mentions]
+    elif text.rstrip().endswith("?") or line.section == "question" and line.text.rstrip(
             ).endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     for m in mentions]
@@ -1490,8 +1580,11 @@ _REPORTED_QUESTION = re.compile(
     r"(?:has\s+|have\s+|had\s+)?(?:asked|asks|ask|wondered|wonders|wonder|wanted\s+to\s+know|"
     r"wants?\s+to\s+know|would\s+like\s+to\s+know)|"
     r"(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been|am|are)\s+(?:being\s+)?asked|"
-    r"the\s+(?:question|consult\s+question)\s+(?:is|was))\s+(?:me\s+)?"
+    r"(?:the\s+|your\s+)?(?:question|consult\s+question)\s+(?:is|was))\s+(?:me\s+)?"
     r"(?:whether|if|about|what|how|when|which|why)\b", re.IGNORECASE)
+# A request put as a question is an instruction: 'Could you please stop his iron?'
+_POLITE_REQUEST = re.compile(r"\W*(?:could|would|can|will)\s+you\s+(?:please\s+|kindly\s+)?"
+                             r"(?!tell|let|clarify|confirm|advise|explain)", re.IGNORECASE)
 _QUESTION_LABEL = re.compile(
     r"^\W*(?:the\s+|your\s+)?(?:e-?consult\s+|consult\s+|referral\s+|clinical\s+|pcp\s+)?"
     r"questions?(?:\s+(?:from|of|by)\s+[^:]{1,40}?)?\s*:\s*(?=(?:whether|if|what|how|when|which|"
@@ -1519,6 +1612,17 @@ def _negated_complements(text: str, mentions: list[Mention]) -> list[Mention]:
             mention = dataclasses.replace(mention, negated=True, action=action)
         out.append(mention)
     return out
+
+
+def _order_carried_past_then(mentions: list[Mention]) -> list[Mention]:
+    """'Check creatinine weekly for a month, then creatinine, LFTs and ferritin monthly': the
+    tests of a later step with no verb of their own are ordered by the verb of the first."""
+    first = next((m for m in mentions if m.group == "test" and m.action is not None), None)
+    if first is None or first.action.kind != "order" or first.action.negated:
+        return mentions
+    return [dataclasses.replace(m, action=first.action) if m.start > first.end
+            and m.group == "test" and m.action is None and not m.negated
+            and m.cue(LATER) == "then" else m for m in mentions]
 
 
 def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
@@ -1637,7 +1741,8 @@ _LAPSE = re.compile(r"\s+(?:lapse|run\s+out|stop|be\s+(?:stopped|missed|delayed|
                     r"go\s+(?:unrefilled|overdue))\b", re.IGNORECASE)
 _DASH_VERDICT = re.compile(r"(?:\s-|\s*:)\s*(should be avoided|must be avoided|is best avoided|"
                            r"to be avoided|avoid|contraindicated|is contraindicated|"
-                           r"not recommended|not advised)\s*[.!]?\s*$", re.IGNORECASE)
+                           r"not recommended|not advised|not needed|not necessary|not required|"
+                           r"not indicated|unnecessary|not warranted)\s*[.!]?\s*$", re.IGNORECASE)
 _COMPLEMENT_GAP = re.compile(r"\s+(?:with|using)\s+(?:\w+\s+)?|\s*(?:,|or|and|/|nor)\s*",
                              re.IGNORECASE)
 _SWITCH_ARROW = re.compile(r"(?<![\d%)]) -> (?!\d)")  # not a trend '(130 -> 128)'
@@ -1664,7 +1769,9 @@ def _arrow_dose_change(text: str, mentions: list[Mention]) -> list[Mention]:
         if m.action is None and not m.negated and m.group == "drug":
             pairs = [(a, b) for a, b in zip(m.quantities, m.quantities[1:], strict=False)
                      if _DOSE_ARROW.fullmatch(text[a.end:b.start]) and b.unit
-                     and a.unit in ("", b.unit) and a.value != b.value]
+                     and a.unit in ("", b.unit) and a.value != b.value
+                     and not _COMPUTED.search(text, 0, a.start)]  # '= 1064 mg -> 1080 mg'
+                     # rounds a computed dose, it changes no current one
             if pairs:
                 old, new = pairs[0]
                 kind = "increase" if new.value > old.value else "decrease"
@@ -1673,6 +1780,7 @@ def _arrow_dose_change(text: str, mentions: list[Mention]) -> list[Mention]:
     return changed
 
 
+_COMPUTED = re.compile(r"=\s*~?\s*$|\bx\s*\d+(?:\.\d+)?\s*kg\s*=?\s*$|->\s*$", re.IGNORECASE)
 _DOSE_ARROW = re.compile(r"\s*(?:mg|mcg|g|units?)?\s*(?:->|to)\s*", re.IGNORECASE)
 
 
@@ -2117,6 +2225,7 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
     before = [(s, kind) for s, kind, side in verbs
               if side != "after" and s.end <= span.start
               and not _boundary_between(span.doc[s.end:span.start])
+              and not _condition_closed_between(span.doc, s, span)
               and not _closes_aside(span.doc[s.end:span.start].text)
               and not _NEW_NEGATION.search(span.doc[s.end:span.start].text)
               and not _passive_then_comma(s, span)
@@ -2364,6 +2473,18 @@ _OF_HEADS = frozenset({"implantation", "placement", "insertion", "consideration"
                        "capsules", "glass", "cup"})  # 'add one 10 oz bottle of X'
 
 
+def _condition_closed_between(doc: Any, verb: Any, span: Any) -> bool:
+    """'if she prefers to avoid surgery, continued ultrasound surveillance ...': a verb inside
+    a condition governs nothing after the comma that closes it."""
+    start = doc[verb.start].sent.start_char if doc.has_annotation("SENT_START") else 0
+    opened = _IF_OPENS.search(doc.text, start, verb.start_char)
+    return bool(opened) and "," in doc.text[verb.end_char:span.start_char] and (
+        "," not in doc.text[opened.end():verb.start_char])
+
+
+_IF_OPENS = re.compile(r"\b(?:if|unless|should she|should he|in case)\b", re.IGNORECASE)
+
+
 def _boundary_between(tokens: Any) -> bool:
     """Whether a word that opens another clause lies between a verb and a concept."""
     how_taken = _how_taken(tokens.doc.text) if len(tokens) else ()  # an aside: ', taken
@@ -2492,7 +2613,8 @@ def _list_end(spans: list[Any], i: int) -> int:
                 following += 1  # 'amoxicillin (allergy) and clarithromycin': an aside's
                 continue  # concept inside a list, not the end of it
             break  # 'zoledronic acid (excluded) (CrCl < 35)': the next concept is an aside's
-        if not (len(gap) <= 4 and all(t.lower_ in _LIST_WORDS for t in gap)
+        if not (len(gap) <= 4 and all(t.lower_ in _LIST_WORDS or t.lower_ in ("a", "an", "the")
+                                      for t in gap)
                 or len(gap) <= 6 and words and words[0] == "with" and words[-1] in _LIST_WORDS
                 or words == ["with"]  # 'celecoxib with a PPI may be used': one subject
                 or words[:1] in (["after"], ["following"]) and len(words) <= 2 and (

@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 
+from physbench_gym.grading.markup import lines
 from physbench_gym.grading.quantities import dates_past, quantities
 from physbench_gym.grading.reader import read_note
 
@@ -1566,6 +1567,148 @@ AVOID_NITROFURANTOIN = {"note_decision": {"concept": ["nitrofurantoin"], "action
 ])
 def test_reader_reads_the_phrasing_as_meant(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+PSEUDO_NOT_ITP = {"note_finding": {"concept": ["pseudothrombocytopenia"],
+                                   "opposite": ["immune_thrombocytopenia"]}}
+ITP_NOT_MARROW = {"note_finding": {"concept": ["immune_thrombocytopenia"],
+                                   "opposite": ["marrow_infiltration"]}}
+CITRATE_COUNT = {"note_decision": {"concept": ["citrate_platelet_count"], "action": ["order"]}}
+HCV_RNA_NOW = {"note_decision": {"concept": ["hcv_rna"], "action": ["order"],
+                                 "timing": {"min": 0, "max": 4, "unit": "wk"},
+                                 "untimed_is_now": True, "wrong_timing_contradicts": True}}
+MARROW_ORDERED = {"note_decision": {"concept": ["bone_marrow_biopsy"], "action": ["order"]}}
+TYPE_1_CRYO = {"note_finding": {"concept": ["type_1_cryoglobulinemia"]}}
+REPEAT_CRYO = {"note_decision": {"concept": ["cryoglobulin_test"], "action": ["order"]}}
+FIB4_1_8 = {"note_value": {"concept": ["fib4"], "value": 1.8, "tolerance": 0.05}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # an opinion denied through 'this is'; a label that argues against a finding
+    (PSEUDO_NOT_ITP, "EDTA-dependent pseudothrombocytopenia. I do not think this is ITP.", True),
+    (PSEUDO_NOT_ITP, "EDTA-dependent pseudothrombocytopenia. I think this is ITP.", False),
+    (PSEUDO_NOT_ITP, "EDTA-dependent pseudothrombocytopenia.\nWhy I do not think this is ITP: "
+     "ITP is a diagnosis of exclusion; the smear in ITP shows large platelets.", True),
+    (PSEUDO_NOT_ITP, "EDTA-dependent pseudothrombocytopenia.\nWhy this fits ITP: the smear in "
+     "ITP shows large platelets.", False),
+    (ITP_NOT_MARROW, "Primary ITP. Nothing to suggest marrow infiltration.", True),
+    (ITP_NOT_MARROW, "Primary ITP. The smear suggests marrow infiltration.", False),
+    (ITP_NOT_MARROW, "Primary ITP; I suspect marrow infiltration as well.", False),
+    (WARM_NOT_COLD, "Warm AIHA; not c/w cold agglutinin disease.", True),
+    (WARM_NOT_COLD, "Warm AIHA; c/w cold agglutinin disease.", False),
+    (WARM_NOT_COLD, "Warm AIHA. Cold agglutinin disease is not a concern.", True),
+    (WARM_NOT_COLD, "Suspected warm AIHA.", True),
+    (WARM_NOT_COLD, "Possible warm AIHA.", False),
+    # the newest value of a dated trend told in words; counts per microlitre and SI 'G/L'
+    (PLATELETS_58, "Platelet count was 238 a year ago, then 67 on February 17 and 58 on "
+     "March 6.", True),
+    (PLATELETS_58, "Platelet count was 238 a year ago, then 58 on February 17 and 67 on "
+     "March 6.", False),
+    (PLATELETS_58, "Plt 262 -> 67 -> 58 (3/23 -> 4/5 -> 4/14)", True),
+    (PLATELETS_58, "Platelets 58,000/µL.", True),
+    (PLATELETS_58, "Platelets 58K, clumped.", True),
+    (PLATELETS_58, "Platelets 58 G/L.", True),
+    (PLATELETS_58, "Platelets 67,000/µL.", False),
+    # a numbered bold question ends the background above it; its answer is the plan
+    (CITRATE_COUNT, "Background: breast cancer 2021.\n\n**Q2. What have I ordered?**\nA "
+     "platelet count in a sodium citrate tube.", True),
+    (CITRATE_COUNT, "Redraw the CBC in citrate.", True),
+    (CITRATE_COUNT, "Do not redraw the CBC in citrate.", False),
+    # an untimed order of an urgent test is now; a repeat counted from treatment is another test
+    (HCV_RNA_NOW, "Order HCV RNA. Repeat HCV RNA 12 weeks after the DAA course.", True),
+    (HCV_RNA_NOW, "Order HCV RNA; if positive -> DAA for 8 wk.", True),
+    (HCV_RNA_NOW, "HCV RNA in 6 months.", False),
+    # a test's past result and a result that triggers a step turn nothing down
+    (HCV_RNA_NOW, "Order HCV RNA. The HCV RNA sent in 2024 was negative.", True),
+    (HCV_RNA_NOW, "Order HCV RNA.\n- HCV RNA negative -> bone marrow biopsy.", True),
+    (HCV_RNA_NOW, "HCV RNA not needed.", False),
+    (MARROW_ORDERED, "Plan: 1. Bone marrow aspirate and biopsy at baseline. 2. CT.", True),
+    (TYPE_1_CRYO, "This is type I (single monoclonal) cryoglobulinemia.", True),
+    (TYPE_1_CRYO, "This is type II (mixed) cryoglobulinemia.", False),
+    (REPEAT_CRYO, "- [ ] Repeat cryoglobulins - not needed", False),
+    (REPEAT_CRYO, "- [ ] Repeat cryoglobulins - ordered", True),
+    (ORDER_ECHO, "He doesn't need digoxin, he does need an echocardiogram.", True),
+    (NO_DIGOXIN, "Question is whether she needs digoxin.", True),
+    (NO_DIGOXIN, "She needs digoxin.", False),
+    (MARROW_ORDERED, "Plan:\n**Do not:** bone marrow biopsy now.", False),
+    (FIB4_1_8, "FIB-4 from the April labs (age 52, AST 52, ALT 61, platelets 192) = 1.8.", True),
+    (FIB4_1_8, "FIB-4 from the April labs (age 52, AST 52, ALT 61, platelets 192) = 2.8.", False),
+    (APIXABAN_5_BID, "Restart apixaban 5 mg twice daily. A dose of 2.5 mg twice daily needs two "
+     "of: age >= 80, weight <= 60 kg, creatinine >= 1.5.", True),
+])
+def test_reader_reads_this_release_s_phrasings(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+STOP_IRON = {"note_decision": {"concept": ["ferrous_sulfate"], "action": ["stop"]}}
+FIB4_INDETERMINATE = {"note_category": {"subject": ["fib4"], "category": ["level_intermediate"],
+                                        "others": ["level_low", "level_high"]}}
+TSAT_HIGH = {"note_category": {"subject": ["tsat"], "category": ["level_high"],
+                               "others": ["level_low"]}}
+HEMOCHROMATOSIS_OPEN = {"note_finding": {"concept": ["hemochromatosis"], "topic": True}}
+WEIGHT_76 = {"note_value": {"concept": ["weight"], "value": 76, "tolerance": 0.5}}
+FERRITIN_MONTHLY = {"note_decision": {"concept": ["ferritin"], "action": ["order"],
+                                      "every": {"min": 0.032, "max": 0.143}}}
+DEFERASIROX_1080 = {"note_decision": {"concept": ["deferasirox"], "action": ["start"],
+                                      "dose": {"min": 974, "max": 1154, "unit": "mg"}}}
+AUDIOMETRY = {"note_decision": {"concept": ["audiometry"], "action": ["order"]}}
+NO_DEFERIPRONE = {"note_never": {"concept": ["deferiprone"]}}
+METANEPHRINES = {"note_decision": {"concept": ["metanephrines"], "action": ["order"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a request put as a question; a plan after a clause that dates the past
+    (STOP_IRON, "Could you please stop his ferrous sulfate?", True),
+    (STOP_IRON, "Can he stop his ferrous sulfate?", False),
+    (STOP_IRON, "The 2023 labs were inflammation, not iron deficiency, and the iron tablets "
+     "should stop - ferrous sulfate discontinued, please.", True),
+    (STOP_IRON, "Stop ferrous sulfate. Ferrous sulfate continued for 3 years on the basis of a "
+     "low TSAT.", True),
+    (STOP_IRON, "Stop ferrous sulfate. Continue ferrous sulfate for 3 months.", False),
+    # a category told by its zone or by its cut-off; a diagnosis still to exclude
+    (FIB4_INDETERMINATE, "His FIB-4 works out to 1.8, which is the indeterminate zone between 1.3 "
+     "and 2.67.", True),
+    (TSAT_HIGH, "TSAT 66%, above the 45% threshold.", True),
+    (TSAT_HIGH, "TSAT 60% (>45%).", True),
+    (TSAT_HIGH, "TSAT 30%, below the 45% threshold.", False),
+    (HEMOCHROMATOSIS_OPEN, "Hemochromatosis to be excluded.", True),
+    (HEMOCHROMATOSIS_OPEN, "Hemochromatosis excluded.", False),
+    (METANEPHRINES, "Plan:\n2. **Plasma free metanephrines** - because the nodule is not "
+     "lipid-rich, a pheochromocytoma must be excluded.", True),
+    # a value in the concept's unit past a word that measures nothing, or before a dose formula
+    (WEIGHT_76, "I used his weight from your visit on 12 May, 76 kg, rather than the 84 kg "
+     "recorded two years ago.", True),
+    (WEIGHT_76, "I used his weight from your visit on 12 May, 84 kg.", False),
+    (WEIGHT_76, "His current weight is 76 kg: 14 x 76 = 1064 mg.", True),
+    # a later step's tests take the first verb; a list takes its one schedule
+    (FERRITIN_MONTHLY, "Check creatinine weekly for a month, then creatinine, LFTs and ferritin "
+     "monthly.", True),
+    (FERRITIN_MONTHLY, "Plan:\n- Labs: creatinine weekly x 4 weeks, then monthly creatinine, "
+     "LFTs and ferritin.", True),
+    (FERRITIN_MONTHLY, "Check creatinine weekly for a month, then creatinine, LFTs and ferritin "
+     "yearly.", False),
+    # a rounding arrow after a computed dose changes no current dose
+    (DEFERASIROX_1080, "Plan:\n- Deferasirox 14 mg/kg/day = 1 064 mg -> 1 080 mg PO once daily.",
+     True),
+    (DEFERASIROX_1080, "Plan:\n- Deferasirox 20 mg/kg/day = 1 520 mg -> 1 540 mg PO once daily.",
+     False),
+    (AUDIOMETRY, "Audiometry and an ophthalmology exam have been ordered.", True),
+    (NO_DEFERIPRONE, "Please do not let anyone switch him to deferiprone.", True),
+    (NO_DEFERIPRONE, "Please switch him to deferiprone.", False),
+])
+def test_reader_reads_this_release_s_later_phrasings(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+def test_nights_a_week_are_administrations_a_day():
+    from physbench_gym.grading.quantities import schedule
+    assert schedule("SC deferoxamine over 8-12 h, 5-7 nights a week")[0] == 5 / 7
+    assert schedule("once weekly")[0] == 1 / 7
+
+
+def test_with_and_without_contrast_is_spelled_out():
+    assert [line.text for line in lines("MRI abd w/wo contrast; CT w/o + w/ contrast")] == [
+        "MRI abd with and without contrast; CT without and with contrast"]
 
 
 def test_a_dictated_run_on_is_read_clause_by_clause():

@@ -57,9 +57,11 @@ def prostate_pretransplant(values: dict[str, Any]) -> dict[str, Any]:
         "risk_group": {"stable": "low", "rising": "low (for now)",
                        "upgraded": "unfavorable intermediate"}[kind],
         # a trend word in a clause that names the PSA ('the PSA of 6.3 is stable'), or a PSA
-        # trend phrase; 'not a PSA rise' (the opposite denied) states it as well
+        # trend phrase; 'not a PSA rise' (the opposite denied) states it as well. A PSA blamed
+        # on dialysis ('hemodialysis falsely elevates total PSA') reads no trend in any branch:
+        # total PSA is not raised by hemodialysis
         "trend_concept": ["psa_stable", "stability"] if stable else ["psa_rise"],
-        "trend_opposite": ["psa_rise"] if stable else ["psa_stable"],
+        "trend_opposite": (["psa_rise"] if stable else ["psa_stable"]) + ["psa_falsely_elevated"],
         "trend_text": "stable" if stable else "rising",
         "listing_concept": cleared if stable else deferred,
         "listing_opposite": deferred if stable else cleared,

@@ -102,8 +102,8 @@ CORRECT = [
     # surveillance continued by ordering its next PSA; the listing phrasings of finding 5
     (None, "Latest PSA 6.3 ng/mL, stable PSA. NCCN low-risk prostate cancer. Kidney transplant "
            "listing: cleared now. I ordered his next surveillance PSA for 6 months from now."),
-    (None, "Latest PSA 6.3 ng/mL, stable PSA. NCCN low-risk prostate cancer. His prostate cancer is "
-           "not a barrier to transplant listing. Continue active surveillance."),
+    (None, "Latest PSA 6.3 ng/mL, stable PSA. NCCN low-risk prostate cancer. His prostate cancer "
+           "is not a barrier to transplant listing. Continue active surveillance."),
     (UPGRADED, "The PSA rose from 5.7 to 8.3 before the biopsy: rising PSA. NCCN unfavorable "
                "intermediate risk (GG3). PSMA PET ordered. Refer to radiation oncology for EBRT "
                "with 4-6 months of ADT. Hold transplant listing until treatment is complete."),
@@ -162,12 +162,12 @@ WRONG = [
     (RISING, "psa_trend_assessed", "PSA velocity about 3.4 ng/mL/year, rising PSA. NCCN low-risk "
      "prostate cancer. Order prostate MRI. Defer listing until the MRI."),
     # review finding 8: a repeat biopsy 8 months after the last, or surveillance stopped
-    (None, "listing_decision_documented", "Latest PSA 6.3 ng/mL, stable PSA. NCCN low-risk prostate "
-     "cancer. He can be listed now. Repeat prostate biopsy now before transplant. Continue active "
-     "surveillance."),
-    (None, "listing_decision_documented", "Latest PSA 6.3 ng/mL, stable PSA. NCCN low-risk prostate "
-     "cancer. He can be listed now; I ordered a PSA in 6 months. Once transplanted, prostate "
-     "surveillance can be discontinued."),
+    (None, "listing_decision_documented", "Latest PSA 6.3 ng/mL, stable PSA. NCCN low-risk "
+     "prostate cancer. He can be listed now. Repeat prostate biopsy now before transplant. "
+     "Continue active surveillance."),
+    (None, "listing_decision_documented", "Latest PSA 6.3 ng/mL, stable PSA. NCCN low-risk "
+     "prostate cancer. He can be listed now; I ordered a PSA in 6 months. Once transplanted, "
+     "prostate surveillance can be discontinued."),
     (UPGRADED, "listing_decision_documented", "Latest PSA 8.9 ng/mL, rising PSA. NCCN unfavorable "
      "intermediate risk. Refer to radiation oncology. Defer listing until after treatment. Repeat "
      "the prostate biopsy to confirm the grade."),
@@ -276,18 +276,38 @@ def _gap(variant, checkpoint, note, passed, reason):
          "surveillance since 2023.", True, "'since 2023' is ongoing, not historical"),
     _gap(None, "listing_decision_documented", "He may be listed now. Continue AS.", True,
          "'AS' (case-sensitive abbreviation) is active surveillance"),
-    _gap(None, "listing_decision_documented", "He may be listed now. No bone scan: it would only "
-         "create false positives and delay listing. Continue active surveillance.", True,
-         "the consequence of a rejected option is counterfactual"),
-    _gap(None, "listing_decision_documented", "Listing: he may be listed now; alternatively, the "
-         "listing committee may prefer to defer listing until the next surveillance MRI. Continue "
-         "active surveillance.", False, "an alternative opposite finding contradicts"),
+    # bare 'delay listing' left the deferral terms ('delay listing until' stays): the
+    # consequence of a rejected option no longer reads as a deferral (dev c04)
+    pytest.param(None, "listing_decision_documented", "He may be listed now. No bone scan: it "
+                 "would only create false positives and delay listing. Continue active "
+                 "surveillance.", True),
+    pytest.param(RISING, "listing_decision_documented", "Delay listing until the repeat prostate "
+                 "MRI (ordered) shows whether he is still low risk.", True),
+    # a PSA blamed on dialysis reads no trend (dev w06): total PSA is not raised by hemodialysis
+    pytest.param(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL: hemodialysis falsely "
+                 "elevates total PSA, so his true PSA is most likely < 4. NCCN low risk (cT1c, "
+                 "GG1, PSA < 10), stable on active surveillance.", False),
+    pytest.param(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, stable over 3 years. "
+                 "Dialysis does not falsely elevate total PSA.", True),
+    # a deferral offered beside the clearance is a must-not of the stable branch (dev w09)
+    pytest.param(None, "listing_decision_documented", "Listing: he may be listed now; "
+                 "alternatively, the listing committee may prefer to defer listing until the next "
+                 "surveillance MRI. Continue active surveillance.", False),
+    pytest.param(None, "listing_decision_documented", "He may be listed now; alternatively, the "
+                 "committee may prefer to wait until the next surveillance MRI in late 2026 before "
+                 "activating him. Continue active surveillance.", False),
+    pytest.param(None, "listing_decision_documented", "He may be listed now; there is no need to "
+                 "wait for the next MRI. Continue active surveillance.", True),
+    pytest.param(None, "listing_decision_documented", "He may be listed now. Continue active "
+                 "surveillance. If the PSA rises, wait for the repeat MRI before activating him.",
+                 True),
     _gap(None, "listing_decision_documented", "He can be listed now once a repeat biopsy is "
          "negative. Continue active surveillance.", False,
          "a clearance with a trailing trigger is a deferral"),
     _gap(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL: a dialysis artefact, his true PSA is "
          "most likely < 4. NCCN low risk (cT1c, GG1, PSA < 10), stable on active surveillance.",
-         False, "'stable' after the criteria parenthesis qualifies the cancer, not the PSA"),
+         False, "'stable' after the criteria parenthesis qualifies the cancer, not the PSA "
+         "('a dialysis artefact' names no PSA)"),
 ])
 def test_reader_gaps(variant, checkpoint, note, passed):
     assert grade_note(TASK, note, variant)[checkpoint] is passed
