@@ -336,6 +336,14 @@ ALLOWANCES = [
      "The repeat cryoglobulins may be sent on ice if the courier is slow."),
     ("mgus_cryoglobulinemia_workup", "cold cryoglobulin sample",
      "A refrigerated sample is an acceptable alternative if the lab prefers."),
+    ("liver_gallbladder_findings", "liver biopsy before imaging",
+     "A percutaneous liver biopsy of the segment 7 lesion is a reasonable option if she prefers "
+     "a tissue answer."),
+    ("liver_gallbladder_findings", "liver biopsy before imaging",
+     "A liver biopsy may be obtained as needed."),
+    ("liver_gallbladder_findings", "surveillance of a growing polyp",
+     "Ultrasound surveillance of the polyp every 6 months is an acceptable alternative to surgery "
+     "if she prefers."),
     ("mds_iron_overload", "deferiprone with neutropenia",
      "Deferiprone may be used as needed if deferasirox upsets his stomach."),
     ("mds_iron_overload", "deferiprone with neutropenia",
@@ -436,6 +444,8 @@ TURN_DOWNS = {
                                   "biopsy.",
     "mgus_cryoglobulinemia_workup": "Keep the repeat sample at 37 C; do not refrigerate the "
                                     "sample or send it on ice.",
+    "liver_gallbladder_findings": "No liver biopsy now, and no ultrasound surveillance in place "
+                                  "of the cholecystectomy.",
     "mds_iron_overload": "No deferiprone, and no iron or vitamin C supplements.",
     "nafld_ferritin_workup": "No phlebotomy, no liver biopsy and no iron supplements.",
     "thrombocytopenia_oncology_consult": "No bone marrow biopsy, no steroids, IVIG or "

@@ -494,8 +494,11 @@ def lines(note: str) -> tuple[Line, ...]:
                     flush_paragraph()
                     out.append(Line(text, labelled, "paragraph"))
                     continue
-                if not bullet or not text:
-                    section, opened_by_label = line_section, True
+                if (not bullet or not text) and not (
+                        _indent(raw_line) > _indent(_last_text_line(raw[:index]))
+                        and labelled in ("history", "medications", "data")):
+                    section, opened_by_label = line_section, True  # an indented sub-line's
+                    # background ('  background: LFTs nl') speaks for that line alone
             if not text:
                 continue
         elif label and opened_by_label and not bullet and len(label.group(1).split()) <= 3:
@@ -540,7 +543,7 @@ _PLAN_QUESTION = re.compile(r"\b(?:follow\w*|monitor\w*|treat\w*|start\w*|stop\w
                             r"order\w*|next|recommend\w*|manag\w*|plan\w*|refer\w*|work-?up|"
                             r"imaging|surgery|dose|dosing|therapy|medication|drug|should (?:we|I|"
                             r"he|she|they)|need)\b", re.IGNORECASE)
-_BOLD_QUESTION = re.compile(r"^(\*\*|__|#{1,4}\s*)(?:Q\d+\s*[:.)]\s+(?!\*))?(?!Q\d*\s*[:.)])"
+_BOLD_QUESTION = re.compile(r"^(\*\*|__|#{1,4}\s*)(?:Q\d*\s*[:.)]\s*(?!\*))?(?!Q\d*\s*[:.)])"
                             r"(.{3,160}?\?)(?:\*\*|__)?"
                             r"\s*(.*)$")
 # Section labels that also name the step they head ('Follow-up: 2 weeks'): kept in the text.
@@ -557,6 +560,14 @@ _BARE_LABEL = re.compile(r"[A-Za-z][\w/&()' +-]{0,30}:?")
 _LEADING_TAG = re.compile(r"^((?:[-*+]|\d{1,2}[.)])?\s*)\((excluded|avoid|not recommended|"
                           r"contraindicated|rejected|not indicated|history|prior)\)\s+",
                           re.IGNORECASE)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _last_text_line(lines_before: list[str]) -> str:
+    return next((line for line in reversed(lines_before) if line.strip()), "")
 
 
 def _after_unknown_heading(section: str) -> str:

@@ -52,7 +52,7 @@ _DATE = re.compile(r"\b(?:19|20)\d\d-\d{1,2}(?:-\d{1,2})?\b|\b\d{1,2}/\d{1,2}/(?
                    r"|\b(?:19[89]\d|20[0-3]\d)\b(?!\s*(?:mg|mcg|iu|units?|ml|mosm|k\b|cells))",
                    re.IGNORECASE)
 # A number that names, not measures: 'type 2 diabetes', 'stage 3b', 'item 9', 'step 2'.
-_NAME_NUMBER = re.compile(r"(?:\b(?:type|grade|stage|class|step|phase|item|tier|level|ckd|"
+_NAME_NUMBER = re.compile(r"(?:\b(?:type|grade|stage|class|step|phase|item|tier|level|ckd|segment|"
                           r"problem|issue|"
                           r"number|part|day|week|visit|line|cycle|generation|round|question|"
                           r"criterion)|#|\bno\.)\s*$|[a-z]-$", re.IGNORECASE)

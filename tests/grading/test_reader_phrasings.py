@@ -1700,6 +1700,34 @@ def test_reader_reads_this_release_s_later_phrasings(grade, spec, note, passed):
     assert grade(spec, note) is passed
 
 
+POLYP_11_MM = {"note_value": {"concept": ["gallbladder_polyp"], "value": 11}}
+ABDOMINAL_MRI = {"note_decision": {"concept": ["abdominal_mri"], "action": ["order"]}}
+NO_ASPIRIN = {"note_never": {"concept": ["aspirin"]}}
+APIXABAN_STOPPED = {"note_decision": {"concept": ["apixaban"], "action": ["stop"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a liver segment's number is no size
+    (POLYP_11_MM, "Gallbladder polyp 11 mm. This lesion is in segment 7, away from the "
+     "gallbladder polyp.", True),
+    (POLYP_11_MM, "Gallbladder polyp 7 mm.", False),
+    # an indented sub-line's label speaks for that line alone
+    (ABDOMINAL_MRI, "Liver lesion 2.3 cm, new\n  background: LFTs nl, HBsAg neg\n  -> MRI "
+     "abdomen with and without contrast ordered", True),
+    (ABDOMINAL_MRI, "Liver lesion 2.3 cm, new\nbackground: LFTs nl, HBsAg neg\n-> MRI "
+     "abdomen with and without contrast ordered", False),
+    # what holds for many patients is no offer to this one
+    (NO_ASPIRIN, "Aspirin is an acceptable option for many patients after hip replacement, but "
+     "she has aspirin-exacerbated respiratory disease.", True),
+    (NO_ASPIRIN, "Aspirin is an acceptable option for her after hip replacement.", False),
+    # the last tablet is the stop
+    (APIXABAN_STOPPED, "Apixaban 2.5 mg twice daily. Last tablet on 9 May, then stop.", True),
+    (APIXABAN_STOPPED, "Apixaban 2.5 mg twice daily. First tablet on 9 May.", False),
+])
+def test_reader_reads_this_release_s_last_phrasings(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
 def test_nights_a_week_are_administrations_a_day():
     from physbench_gym.grading.quantities import schedule
     assert schedule("SC deferoxamine over 8-12 h, 5-7 nights a week")[0] == 5 / 7

@@ -92,17 +92,18 @@ def liver_gallbladder(values: dict[str, Any]) -> dict[str, Any]:
         # metastasis must be excluded, so the liver MRI is read before the operation (SRU 2022:
         # high suspicion of an invasive tumor -> specialist referral; ESGAR 2017/2022: a clearly
         # infiltrating or large mass is treated as a gallbladder cancer, not a polyp).
-        "liver_ddx_text": (" With a growing gallbladder polyp, a liver metastasis from a gallbladder "
-                           "primary must also be excluded." if both else ""),
+        "liver_ddx_text": (" With a growing gallbladder polyp, a liver metastasis from a "
+                           "gallbladder primary must also be excluded." if both else ""),
         "gb_sequence_text": (" The liver MRI should be done and reviewed before the operation: if "
                              "it shows features of malignancy she goes to staging and the "
                              "hepatobiliary (HPB) tumor board for an oncologic (radical) "
                              "cholecystectomy rather than a simple laparoscopic one."
                              if both else ""),
         "referral_note": ("Please evaluate for laparoscopic cholecystectomy: gallbladder polyp "
-                          f"{polyp_mm} mm on ultrasound, {prior_mm} mm 12 months ago; asymptomatic, "
-                          "fit." + (" MRI liver pending (new segment 7 lesion) - please review it "
-                                    "before surgery." if both else "")),
+                          f"{polyp_mm} mm on ultrasound, {prior_mm} mm 12 months ago; "
+                          "asymptomatic, fit."
+                          + (" MRI liver pending (new segment 7 lesion) - please review it "
+                             "before surgery." if both else "")),
         # The hemangioma measured 1-2 mm less on the MRI 4 years ago (no meaningful change).
         "prior_lesion_cm": _cm(lesion_mm - 1 - step % 2),
         "surgeon_referral_codes": SURGEON_REFERRAL,

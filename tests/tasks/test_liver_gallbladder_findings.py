@@ -191,21 +191,15 @@ def test_reader_gap_wrong_note_fails(variant, failing, note):
     assert grade_note(TASK, note, variant)[failing] is False
 
 
-# Correct phrasings the note reader misreads today (dev corpus c04, c07, c08; reported).
-CORRECT_GAPS = [
-    # 'This lesion' is taken for the polyp and 'segment 7' for a 7 mm size (corpus c04)
+# Correct phrasings the note reader once misread (dev corpus c04, c08), read now.
+READ_NOW = [
+    # 'segment 7' names a liver segment, it is no 7 mm size (corpus c04)
     pytest.param("Gallbladder polyp now 11 mm (6 mm a year ago): refer to general surgery for "
                  "cholecystectomy. The new 2.3 cm segment 7 lesion is indeterminate. A new solid "
                  "lesion still needs malignancy excluded, especially with a growing gallbladder "
                  "polyp. This lesion is in segment 7, away from the gallbladder bed. MRI abdomen "
                  "with and without contrast ordered. No liver biopsy.", id="segment-7-size"),
-    # a bare 'the polyp' in a note that answers a question about the gallbladder polyp (c07)
-    pytest.param("Q1. Does the polyp need surgery? Yes. The polyp went from 6 mm to 11 mm in a "
-                 "year; I referred her to general surgery for laparoscopic cholecystectomy.\n"
-                 "Q2. New indeterminate liver lesion: MRI abdomen with and without contrast "
-                 "ordered. No liver biopsy.", id="bare-the-polyp"),
-    # under a 'GI RECS - <name>, 47F' header (not read as a plan heading), an indented
-    # 'background:' sub-line turns every line after it into history (corpus c08)
+    # an indented 'background:' sub-line speaks for itself alone (corpus c08)
     pytest.param("GI RECS - R. Oyelaran, 47F\n\n"
                  "Gallbladder polyp 6 mm (5/2025) → 11 mm (4/28/2026), ≥10 mm\n"
                  "  → referred to general surgery for lap chole ✔\n\n"
@@ -214,6 +208,21 @@ CORRECT_GAPS = [
                  "  → MRI abdomen w/o + w/ contrast, multiphasic liver protocol (gadoxetate) "
                  "ordered ✔\n  → no biopsy now ✘ (only if MRI nondiagnostic)\n",
                  id="background-sub-line"),
+]
+
+
+@pytest.mark.parametrize("note", READ_NOW)
+def test_a_correct_note_read_now_passes(note):
+    assert all(grade_note(TASK, note).values())
+
+
+# Correct phrasings the note reader misreads today (dev corpus c07; reported).
+CORRECT_GAPS = [
+    # a bare 'the polyp' in a note that answers a question about the gallbladder polyp (c07)
+    pytest.param("Q1. Does the polyp need surgery? Yes. The polyp went from 6 mm to 11 mm in a "
+                 "year; I referred her to general surgery for laparoscopic cholecystectomy.\n"
+                 "Q2. New indeterminate liver lesion: MRI abdomen with and without contrast "
+                 "ordered. No liver biopsy.", id="bare-the-polyp"),
 ]
 
 
