@@ -384,6 +384,34 @@ ALLOWANCES = [
      "An annual low-dose screening CT may replace the follow-up CT if he prefers."),
     ("incidental_pulmonary_findings", "LDCT instead of the Fleischner CT",
      "Low-dose screening CT is an acceptable alternative to the diagnostic follow-up CT."),
+    ("vte_prophylaxis_substitution", "aspirin with AERD",
+     "Aspirin 81 mg twice daily is a reasonable alternative if she prefers tablets she already "
+     "has."),
+    ("vte_prophylaxis_substitution", "aspirin with AERD",
+     "Low-dose aspirin may be used instead as needed."),
+    ("vte_prophylaxis_substitution", "further enoxaparin",
+     "Enoxaparin 40 mg daily can be continued if she finds a helper to inject it."),
+    ("vte_prophylaxis_substitution", "NSAID with AERD",
+     "Ibuprofen may be used for pain as needed."),
+    ("leukopenia_workup", "bone marrow biopsy",
+     "A bone marrow biopsy is a reasonable option if she wants reassurance."),
+    ("leukopenia_workup", "bone marrow biopsy", "A bone marrow aspirate may be done as needed."),
+    ("leukopenia_workup", "G-CSF",
+     "Filgrastim 5 mcg/kg may be given as needed if the count drifts down."),
+    ("leukopenia_workup", "G-CSF",
+     "G-CSF is an acceptable option before dental work if she prefers."),
+    ("persistent_diarrhea_workup", "repeat antiparasitic",
+     "Tinidazole 2 g once is a reasonable option if she prefers another try."),
+    ("persistent_diarrhea_workup", "repeat antiparasitic",
+     "Another course of metronidazole may be given as needed if the diarrhea persists."),
+    ("persistent_diarrhea_workup", "colonoscopy now",
+     "A colonoscopy is a reasonable option now if she wants reassurance."),
+    ("persistent_diarrhea_workup", "colonoscopy now",
+     "Colonoscopy with random biopsies may also be considered now."),
+    ("persistent_diarrhea_workup", "gluten-free diet before serology",
+     "A gluten-free diet trial is reasonable now if she prefers."),
+    ("persistent_diarrhea_workup", "gluten-free diet before serology",
+     "She may start a gluten-free diet as needed while awaiting the serology."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -450,6 +478,11 @@ TURN_DOWNS = {
     "nafld_ferritin_workup": "No phlebotomy, no liver biopsy and no iron supplements.",
     "thrombocytopenia_oncology_consult": "No bone marrow biopsy, no steroids, IVIG or "
                                          "thrombopoietin agonists, and no platelet transfusion.",
+    "vte_prophylaxis_substitution": "No aspirin or NSAIDs, and no further enoxaparin injections.",
+    "leukopenia_workup": "No bone marrow biopsy and no G-CSF.",
+    "persistent_diarrhea_workup": "No further metronidazole, tinidazole or other antiparasitic, "
+                                  "no colonoscopy now, and no gluten-free diet before the "
+                                  "serology.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

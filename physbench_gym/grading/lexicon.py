@@ -214,7 +214,9 @@ def section_of(title: str, loose: bool = False) -> str | None:
     if "?" in title:
         return None  # a question the lines after it answer, not a section
     key = _heading_key(re.sub(r"\([^()]*\)", " ", title))  # 'Follow-up (Fleischner 2017)'
-    if not key or len(key) > 45:
+    # 'Alternatives considered and why they are unlikely' is a heading by its form; a long
+    # title with a colon or a number says more ('Recommendation: start rosuvastatin 10 mg')
+    if not key or len(key) > (70 if loose and not re.search(r"[:\d]", title) else 45):
         return None
     table = section_table()
     if key in table:
@@ -235,6 +237,10 @@ def section_of(title: str, loose: bool = False) -> str | None:
                                   r"history|plan|question|concern|complaint|vital|weight|"
                                   r"function|kidney|renal|imaging|gi|bleed|event", w)
                          for w in words[1:])
+    named = term_concepts(" ".join(words[1:]))
+    if words[0] == "current" and any(concepts()[c].kind in ("test", "finding")
+                                     for c in named if c in concepts()):
+        return None  # 'Current Hb: 9.2 g/dL', 'Current PET/CT: ...' label a result, no section
     if words[0] in ("current", "home", "existing", "active", "prior", "previous") and medication:
         return "medications"  # 'CURRENT THYROID MEDICATION: levothyroxine 75 mcg daily'
     if words[0] in ("prior", "previous", "past", "earlier", "old"):

@@ -10,6 +10,7 @@ date 2026-01-05'), so labels and values share a line as they share a row.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import unicodedata
@@ -84,6 +85,9 @@ class Line:
     """For a table row that carries a date: whether it is the newest row of its table."""
     later_step: bool = False
     """A row after the first of a schedule table ('Week | Venlafaxine | Sertraline')."""
+    contingent: bool = False
+    """Under a heading that lists triggers ('When to call us back', 'Red flags'): each line
+    says what would happen if its event came, not what is so now."""
 
 
 _Q_INTERVAL = re.compile(
@@ -196,7 +200,8 @@ _SPOKEN_UNIT = {"gram": "g", "grams": "g", "milligram": "mg", "milligrams": "mg"
                 "milli-international units": "mIU", "milliinternational units": "mIU",
                 "international units": "IU"}
 _SPOKEN_PER = {"deciliter": "dL", "decilitre": "dL", "liter": "L", "litre": "L",
-               "milliliter": "mL", "millilitre": "mL", "minute": "min", "kilogram": "kg"}
+               "milliliter": "mL", "millilitre": "mL", "minute": "min", "kilogram": "kg",
+               "gram": "g", "day": "day"}  # 'twenty-four micrograms per gram' of stool
 # 'nine point two grams per deciliter', 'nineteen mls a minute': a unit said in words.
 _SPOKEN_RATE = re.compile(rf"\b({'|'.join(_SPOKEN_UNIT)}) (?:per|a|an) ({'|'.join(_SPOKEN_PER)})\b",
                           re.IGNORECASE)
@@ -250,8 +255,8 @@ _DICTATED = re.compile(r"\b(?:period|comma)\b", re.IGNORECASE)
 _SPOKEN_PERIOD = re.compile(
     r"(?<!menstrual)(?<!last)(?<!\ba)(?<!\bthe)(?<!this)(?<!that)(?<!same)(?<!each)(?<!time)"
     r"(?<!washout)(?<!grace)(?<!trial)(?<!waiting)(?<!refractory)(?<!window)(?<!postpartum)"
-    r"(?<!follow-up)(?<!observation)(?<!\d)\s+period\b(?!\s+of\b)\s*", re.IGNORECASE)
-_SPOKEN_COMMA = re.compile(r"\s+comma\b\s*", re.IGNORECASE)
+    r"(?<!follow-up)(?<!observation)(?<!\d),?\s+period\b(?!\s+of\b)[.,]?[ \t]*", re.IGNORECASE)
+_SPOKEN_COMMA = re.compile(r",?\s+comma\b,?\s*", re.IGNORECASE)
 
 
 # 'Antipsychotic (risperidone)-induced hyperprolactinemia': the bracketed cause is the word.
@@ -260,11 +265,27 @@ _BRACKETED_CAUSE = re.compile(r"\(([A-Za-z][\w -]{1,40})\)-(induced|related|asso
 
 
 def spoken_punctuation(text: str) -> str:
-    """'... held 3 weeks ago period his latest creatinine ...' -> '... ago. his latest ...'."""
+    """'... held 3 weeks ago period his latest creatinine ...' -> '... ago. his latest ...';
+    an acronym spelled out letter by letter ('H D L forty-two', 'C K') is the acronym."""
+    text = _SPELLED_ACRONYM.sub(lambda m: m.group(0).replace(" ", ""), text)
+    text = _SPOKEN_PARAGRAPH.sub("\n\n", text)
     said = {m.group(0).lower() for m in _DICTATED.finditer(text)}
     if said != {"period", "comma"}:
         return text
-    return _SPOKEN_COMMA.sub(", ", _SPOKEN_PERIOD.sub(". ", text))
+    text = _SPELLED_PAIR.sub(lambda m: m.group(0).replace(" ", ""), text)
+    text = _SPOKEN_COMMA.sub(", ", _SPOKEN_PERIOD.sub(". ", text))
+    return _SPOKEN_COLON.sub(r"\1\2: ", text)
+
+
+# 'Impression colon SIADH': a label said at a sentence's start; never 'the sigmoid colon'
+_SPOKEN_COLON = re.compile(
+    r"(^|[.]\s+)((?!(?:the|a|an|his|her|sigmoid|ascending|descending|transverse|right|left|"
+    r"entire|whole|distal|proximal)\b)[A-Za-z][\w/&-]*(?: [\w/&-]+){0,3}),? colon\b[.,]?[ \t]*",
+    re.IGNORECASE | re.MULTILINE)
+_SPOKEN_PARAGRAPH = re.compile(r"[.,]?\s*\b(?:new|next) paragraph\b[.,:]?\s*", re.IGNORECASE)
+# 'the ten-year A S C V D risk', 'H D L forty-two'; in a dictated note also 'C K', 'B P'
+_SPELLED_ACRONYM = re.compile(r"\b[A-Z](?: [A-Z]){2,5}\b(?! [a-z]\b)")
+_SPELLED_PAIR = re.compile(r"(?<!\b[A-Z] )\b[A-Z] [A-Z]\b(?! [A-Z]\b)")
 
 
 # '58 ×10⁹/L': a power of ten written in superscript, kept a power ('10^9'), not '109'.
@@ -340,7 +361,7 @@ def spelled_numbers(text: str) -> str:
 
 # 'ferritin 2 500 ug/L', '1 080 mg daily': a space as the thousands separator (SI style); 'two
 # 500 mg tablets' written '2 500 mg tablets' stays a count of tablets.
-_SPACED_THOUSANDS = re.compile(r"(?<![\d.,/:-])(\d{1,3}) (\d{3})(?![\d.,])"
+_SPACED_THOUSANDS = re.compile(r"(?<![A-Za-z\d.,/:-])(\d{1,3}) (\d{3})(?![\d.,])"
                                r"(?!\s*-?\s*(?:mg|mcg|g)\s+(?:[a-z-]+\s+)?(?:tab|cap))",
                                re.IGNORECASE)
 
@@ -395,6 +416,8 @@ def lines(note: str) -> tuple[Line, ...]:
     table: list[list[str]] = []
     parent: tuple[int, str] | None = None  # a bare list item that labels the items under it
     rejected_from: str | None = None  # the section a list of rejected options interrupts
+    nested_under: tuple[int, str] | None = None  # '- Agents excluded:' opens a section for
+    # the items nested under it: (its indent, the section to go back to)
 
     def flush_paragraph() -> None:
         if paragraph:
@@ -446,6 +469,8 @@ def lines(note: str) -> tuple[Line, ...]:
             flush_paragraph()
             title, rest = heading
             titled = section_of(title, loose=True)
+            if _BULLET.match(stripped) and nested_under is None:  # '- Agents excluded:'
+                nested_under = (_indent(raw_line), section)
             if section == "plan" and titled in ("medications", "data"):
                 titled = "plan"  # 'Medications' or 'Labs' under the plan: what to do with them
             section = titled or _after_unknown_heading(section)
@@ -461,6 +486,8 @@ def lines(note: str) -> tuple[Line, ...]:
             continue
         stripped = _LEADING_TAG.sub(r"\1\2: ", stripped)  # '(excluded) serology'
         bullet = _BULLET.match(stripped)
+        if bullet and nested_under is not None and _indent(raw_line) <= nested_under[0]:
+            section, nested_under = nested_under[1], None  # the nested list has ended
         if not bullet and _heads_a_list(stripped, raw[index + 1:]):
             flush_paragraph()  # 'Stroke prevention' over bullets: the history above has ended
             section = _after_unknown_heading(section)
@@ -497,6 +524,8 @@ def lines(note: str) -> tuple[Line, ...]:
                 if (not bullet or not text) and not (
                         _indent(raw_line) > _indent(_last_text_line(raw[:index]))
                         and labelled in ("history", "medications", "data")):
+                    if bullet and nested_under is None:
+                        nested_under = (_indent(raw_line), section)
                     section, opened_by_label = line_section, True  # an indented sub-line's
                     # background ('  background: LFTs nl') speaks for that line alone
             if not text:
@@ -523,7 +552,8 @@ def lines(note: str) -> tuple[Line, ...]:
                                                                               "?")))):
             out[-1] = Line(f"{out[-1].text} {text}", out[-1].section, "item")
         elif (label or _ARROW_LABEL.match(text)) and not (
-                paragraph and text[:1].islower() and paragraph[-1][-1:].isalpha()):
+                paragraph and text[:1].islower() and paragraph[-1][-1:].isalpha()
+                and not stripped.startswith(("**", "__"))):  # '**eGFR:** ...' is a new label
             # 'NITROFURANTOIN: CRCL < 30', 'Trend -> ...' open a paragraph; 'causes have been
             # checked: ...' under '... followed. Secondary' goes on with the sentence it wraps
             flush_paragraph()
@@ -532,7 +562,26 @@ def lines(note: str) -> tuple[Line, ...]:
             paragraph.append(text)
     flush_paragraph()
     flush_table()
-    return tuple(line for line in out if line.text)
+    return _mark_contingent(tuple(line for line in out if line.text))
+
+
+# Headings over a list of triggers and what each would bring.
+_CONTINGENCY_HEADING = re.compile(
+    r"\W*(?:when to (?:call|contact|re-?refer|return|come back|seek)|(?:please )?call (?:us|me)"
+    r"(?: back)? if|re-?refer (?:if|when)|red flags?|return precautions|warning signs|"
+    r"safety[- ]net(?:ting)?|contingenc(?:y|ies)(?: plan)?)\b", re.IGNORECASE)
+
+
+def _mark_contingent(found: tuple[Line, ...]) -> tuple[Line, ...]:
+    """Mark the lines under a heading that lists triggers, up to the next heading."""
+    out, contingent = [], False
+    for line in found:
+        if line.kind == "heading":
+            contingent = bool(_CONTINGENCY_HEADING.match(line.text))
+        elif contingent:
+            line = dataclasses.replace(line, contingent=True)
+        out.append(line)
+    return tuple(out)
 
 
 _ARROW_LABEL = re.compile(r"[A-Za-z][\w /&'.,()-]{0,30}?\s*->\s")
@@ -609,6 +658,7 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
     """A table as lines: each row's first cell, then its other cells ('header value' for a
     cell that is a bare value)."""
     header = rows[0] if len(rows) > 1 else []
+    header = [h.rstrip("?").rstrip() for h in header]  # 'Met?' names a column, asks nothing
     body = rows[1:] if header else rows
     dates = [_row_date(row) for row in body]
     newest = max((d for d in dates if d), default=None)
@@ -626,11 +676,15 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
         for i, cell in enumerate(rest, start=1):
             if not cell:
                 continue
-            if _NEVER_CELL.fullmatch(cell):
-                cell = "avoid"  # '| NSAIDs incl. celecoxib | - | never |'
+            if _NEVER_CELL.fullmatch(cell) or _NO_CELL.fullmatch(cell) and i < len(header) and (
+                    _USE_HEADER.fullmatch(header[i].strip())):
+                cell = "avoid"  # '| NSAIDs incl. celecoxib | - | never |', '| Use? | no |'
             name = header[i] if i < len(header) else ""
             # 'TSH | Result 8.9' and 'Reason excluded ...' keep their label; a worded cell
             # under a generic header speaks for itself ('Stop (PCP messaged)' under 'Detail')
+            if cell == "avoid":  # the verdict on the row's subject goes next to it
+                parts.insert(0, cell)
+                continue
             labelled = name and not _same(name, cell) and (
                 _VALUE_CELL.match(cell) or not _GENERIC_HEADER.fullmatch(name.strip().lower()))
             parts.append(f"{name} {cell}".strip() if labelled else cell)
@@ -644,6 +698,10 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
 
 _NEVER_CELL = re.compile(r"\s*(?:never|never again|not ever|do not use|don't use)\s*\.?\s*",
                          re.IGNORECASE)
+_NO_CELL = re.compile(r"[\s*]*(?:no|x|\(excluded\)|not recommended|not used)[\s*]*\.?\s*",
+                      re.IGNORECASE)
+_USE_HEADER = re.compile(r"(?:use|used|ok|okay|appropriate|suitable|recommended|chosen|choose|"
+                         r"select(?:ed)?|usable|option|acceptable)\b.{0,15}", re.IGNORECASE)
 _TOTAL_ROW = re.compile(r"\s*(?:total|total score|sum|score)\s*:?\s*", re.IGNORECASE)
 _GENERIC_HEADER = re.compile(r"(?:details?|frequency|freq|"
                              r"dose|dosing|route|comments?|notes?|items?|drugs?|tests?|"

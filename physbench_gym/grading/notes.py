@@ -235,7 +235,8 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
         unit, factors = _concept_unit(concept_id)
         for clause, mention in note.mentions(concept_id):
             if mention.negated or mention.has(CONDITIONAL, COUNTERFACTUAL, FAMILY) or (
-                    _DERIVED.match(clause.text, mention.end)):
+                    _DERIVED.match(clause.text, mention.end)) or _qualifies_label(
+                        clause, mention):
                 continue
             if _bare_list(clause, mention):  # 'TSH 8.9, 3.1, 12' or '8.9 or 3.1': which one
                 readings = [args.reading(q, unit, factors) for q in _values_of(clause, mention)]
@@ -434,6 +435,11 @@ _FORMULA = re.compile(r"\d\s*[x*+]\s*\(?\d|\d\s+/\s+\(?\d|\)\s*/\s*\(?\d|sqrt|\u
 _RESULT_WORDS = (r"comes? to|came to|works? out to|equals|totals|amounts? to|which is|which gives|"
                  r"giving|for a total of|yielding")
 _RESULT = re.compile(rf"=|->\s*~?\d|\b(?:{_RESULT_WORDS})\b", re.IGNORECASE)
+_CALCULATED_FROM = re.compile(r"\s*(?:(?:score|index|value|was|is)\s+)?(?:calculated|computed|"
+                              r"derived|worked out)\s+(?:from|using|with|based on)\b",
+                              re.IGNORECASE)
+_RESULT_BEFORE = re.compile(rf"(?:=|\b(?:{_RESULT_WORDS}))\s*(?:about|approximately|~)?\s*$",
+                            re.IGNORECASE)
 
 
 def _computes(clause: Clause, mention: Mention) -> bool:
@@ -444,6 +450,8 @@ def _computes(clause: Clause, mention: Mention) -> bool:
     if not _RESULT.search(rest):
         return False
     first = next((m for m in clause.mentions if m.group == "test"), None)
+    if _CALCULATED_FROM.match(rest):  # 'FIB-4 calculated from age 52, AST 52 ... comes to 1.8'
+        return True
     defined = _DEFINED.match(clause.text, mention.end)  # a table row 'Ferritin: 3180 (2310 ->
     return bool(defined) and (defined.group(0).endswith("=") or clause.kind != "row" or bool(
         _FORMULA.search(rest))) or (first is mention or _IS.match(rest)) and bool(  # 2480)' is
@@ -478,9 +486,24 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
 
 _STATED_THEN_PARTS = re.compile(r"\s*(?:=|:|is|of)\s*")
 _ITS_PARTS = re.compile(r"\s*\([^()]*(?:->|=|\+)[^()]*\)")
-_PLACED = re.compile(r"\s+(?:below|above|beyond|distal to|proximal to|from the)\b",
-                     re.IGNORECASE)
+# 'AAA 4.6 cm, 2.5 cm below the renals'; a score's breakdown: 'CHA2DS2-VASc 4, 2 for age'
+_PLACED = re.compile(r"\s+(?:below|above|beyond|distal to|proximal to|from the|"
+                     r"(?:points?\s+)?for)\b", re.IGNORECASE)
 _LIST_GAP = re.compile(r"\s*(?:[,/]|or|and/or|vs\.?|versus)?\s*", re.IGNORECASE)
+
+
+def _qualifies_label(clause: Clause, mention: Mention) -> bool:
+    """'eGFR: cr 44 - cys 47 mL/min': a term right after another measure's label names which
+    of its values follows (creatinine-based eGFR), not a value of its own."""
+    if not re.fullmatch(r"[^:]{1,30}:\s*", clause.text[:mention.start]):
+        return False
+    after = next((q for q in clause.quantities if q.start >= mention.end), None)
+    own = {_concept_unit(c)[0] for c in mention.concepts} - {""}
+    return after is not None and not after.unit and bool(own) and not clause.text[
+        mention.end:after.start].strip() and any(  # a bare number in the label's unit
+        ({_concept_unit(c)[0] for c in m.concepts} - {""}).isdisjoint(own | {""}) and any(
+            _concept_unit(c)[0] for c in m.concepts)
+        for m in clause.mentions if m.end <= mention.start)
 
 
 def _bare_list(clause: Clause, mention: Mention) -> bool:
@@ -513,9 +536,9 @@ def _first_stated(clause: Clause, mention: Mention) -> Quantity | None:
                       and q.role in ("", "approximate") and not q.comparator and q.high is None]
     formula = candidates and (_FORMULA.search(clause.text, mention.end, candidates[-1].end)
                               or _computes(clause, mention))
-    result = [q for q in candidates if formula and clause.text[max(0, q.start - 3):q.start]
-              .strip().endswith("=")]
-    return (result or candidates or [None])[0]
+    result = [q for q in candidates if formula and _RESULT_BEFORE.search(
+        clause.text, max(0, q.start - 30), q.start)]
+    return result[-1] if result else (candidates or [None])[0]  # 'a x b = c = d': d
 
 
 # '(target Hb - actual Hb) x 2.4': a factor of a formula, not the value of what precedes it.
@@ -1054,6 +1077,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
             return None  # 'fosfomycin (less effective than NFT; only if NFT cannot be taken)',
             # 'no benefit over high-dose cetirizine'
         return "avoid"  # named under 'Agents excluded' or 'What to avoid'
+    if _RESULT_LEAD.search(clause.text, 0, mention.start):
+        return None  # 'Current PET/CT (2026-03-31): a new nodule' reports a result
     line_start = mention.start <= 3 or bool(LIST_MARK.fullmatch(  # '(3) TTE, ordered'
         clause.text[:mention.start])) or clause.kind == "row" or clause.kind == "item" and not any(
         m.group == "finding" and m.start < mention.start for m in clause.mentions) or bool(
@@ -1080,9 +1105,13 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
 _PURPOSE_AFTER = re.compile(r"\b(?:to|in order to)\s+(?:exclude|rule out|r/o|evaluate for|"
                             r"assess for|"
                             r"look for|screen for|check for)\b|"
-                            r"\b(?:must|should|needs? to)\s+be\s+(?:excluded|ruled out)\b",
+                            r"\b(?:must|should|needs? to)\s+be\s+(?:excluded|ruled out)\b|"
+                            r"\b(?:screen(?:s|ing)?|evaluat(?:e|es|ion)|assess(?:es)?|"
+                            r"look(?:s|ing)?)\s+for\b",
                             re.IGNORECASE)  # '..., a pheochromocytoma must be excluded'
 
+_RESULT_LEAD = re.compile(r"\b(?:current|latest|most recent|last|prior|previous|today's)\s+$",
+                          re.IGNORECASE)
 _COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\s+"
                             r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.

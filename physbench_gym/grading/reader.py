@@ -34,7 +34,9 @@ _ATTRIBUTE = re.compile(
     r"|adverse (?:effects?|reactions?)|toxicity|reactions?|myopathy|myalgias?|resistance|resistant"
     r"|failure|exposure|levels?|concentrations?|absorption|clearance|metabolism|use disorder"
     r"|overdose|withdrawal|dependence|misuse|history|use|overuse|ingestion|excess|load"
-    r"|-induced|-associated|-related|induced|associated)\b", re.IGNORECASE)
+    r"|-induced|-associated|-related|induced|associated"
+    r"|(?:'s)?\s*(?:label|labeling|labelling|package insert|prescribing information|monograph)"
+    r")\b", re.IGNORECASE)  # 'Apixaban label says reduce to 2.5 mg ...': the label's rule
 # 'adverse effects of venlafaxine XR 150 mg': the same, named before the drug.
 _ATTRIBUTE_BEFORE = re.compile(r"\b(?:(?:adverse|side)[\s-]effects?|toxicity|intolerance|"
                                r"allergy|overdose|levels?|absorption)\s+(?:of|to|from)\s+$",
@@ -237,7 +239,10 @@ def _read(text: str, today: date | None = None) -> Note:
     pipeline.context(doc)
     statuses = {(s.start_char, s.end_char, s.label_): _cues(s) for s in doc.spans["targets"]}
     modifiers = [(doc[m.modifier_span[0]].idx, m.category) for m in doc._.context_graph.modifiers
-                 if not _is_month_may(doc, doc[m.modifier_span[0]:m.modifier_span[1]])]
+                 if not _is_month_may(doc, doc[m.modifier_span[0]:m.modifier_span[1]])
+                 and not (m.category == POSSIBLE and _SOUGHT.match(
+                     doc[m.modifier_span[0]:m.modifier_span[1]].text))]  # 'Screen for PA:
+    # aldosterone and renin' hedges the finding sought, not the plan line
     clauses = []
     for index, ((clause_text, line), start) in enumerate(zip(units, starts, strict=False)):
         end = start + len(clause_text)
@@ -266,8 +271,9 @@ def _read(text: str, today: date | None = None) -> Note:
                 dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                 for m in clause.mentions))
         same_line = clauses[-1:] if index and units[index - 1][1] is line else []
-        clause = _resolve_elided_drug(clause, clauses[-3:], same_line, cues)
+        clause = _resolve_elided_drug(clause, clauses[-6:], same_line, cues)
         clause = _resolve_bare_value(clause, clauses[-12:])
+        clause = _resolve_bare_ratio(clause, clauses[-12:])
         clause = _resolve_the_repeat(clause, clauses[-6:])
         if index and units[index - 1][1] is line:
             clause = _resolve_pronoun(clause, clauses[-1])
@@ -287,12 +293,36 @@ def _read(text: str, today: date | None = None) -> Note:
                     any(q.start > 3 for q in lead.quantities) or lead.actions):
                 clause = dataclasses.replace(clause, topic=frozenset().union(
                     *(m.concepts for m in lead.mentions)))
+                clause = _values_of_run_in_label(clause, lead)
         if clauses:
             clause = _continue_subject(clause, clauses[-1])
         clause = _under_negating_label(clause, clauses[_line_start(units, index)]
                                        if index and units[index - 1][1] is line else clause)
+        if line.contingent and not _OPENS_WITH_IF.match(line.text):
+            # under 'When to call us back': what a trigger would bring; a line that writes its
+            # own 'if' says itself how far its trigger reaches
+            clause = dataclasses.replace(clause, mentions=tuple(
+                dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
+                for m in clause.mentions))
         clauses.append(clause)
     return Note(text, tuple(clauses))
+
+
+def _values_of_run_in_label(clause: Clause, lead: Clause) -> Clause:
+    """'**Platelet count.** 262 pre-op, 214 on POD 1 and 284 today': the numbers after a
+    run-in label that names one test are that test's values."""
+    tests = [m for m in lead.mentions if m.group == "test"]
+    if len(tests) != 1 or not clause.quantities or any(m.group == "test"
+                                                       for m in clause.mentions):
+        return clause
+    values = Mention(tests[0].concepts, "", 0, 0, "test",
+                     clause.quantity_status(clause.quantities[0]), (), None, (),
+                     clause.quantities, False)
+    return dataclasses.replace(clause, mentions=(values, *clause.mentions))
+
+
+_SOUGHT = re.compile(r"(?:to\s+)?(?:screen(?:ing)?|evaluat(?:e|ion)|assess|look)\s+for$",
+                     re.IGNORECASE)
 
 
 def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
@@ -431,21 +461,22 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
     """'Buprenorphine 4 mg SL now ... Day 2 onward: 16 mg once daily': a dose written with no
     drug, in the same section right after a drug was named, is that drug's; so is a plan verb
     after a semicolon ('Atorvastatin 20 mg - safe; may be paused for 6 weeks')."""
+    near = previous[-3:]
     doses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")
              and q.role in ("", "limit")]
     line_drugs = [m for c in same_line for m in c.mentions if m.group == "drug"
                   and not m.negated]  # 'No heparin. Restart 48 h after surgery': not heparin
-    if not line_drugs and same_line and clause.actions and _NO_OBJECT.match(
+    if not line_drugs and clause.actions and _NO_OBJECT.match(
             clause.text, clause.actions[0].start + len(clause.actions[0].text)):
-        line_drugs = [m for c in reversed(previous) for m in c.mentions if m.group == "drug"
-                      and not m.negated and c.section == clause.section][:1]
+        line_drugs = _planned_drug(previous, clause.section) if same_line or (
+            clause.section == "plan" and clause.actions[0].kind in _COURSE_VERBS) else []
     if clause.actions and clause.actions[0].kind == "resume" and not clause.actions[0].negated:
-        held = [m for c in reversed(previous) for m in c.mentions if m.group == "drug"
+        held = [m for c in reversed(near) for m in c.mentions if m.group == "drug"
                 and m.decision == "stop" and c.section == clause.section][:1]
         line_drugs = held or line_drugs  # 'Hold dabigatran ... No heparin. Resume 48 h after'
 
     if not line_drugs and _ALTERNATIVE_OPENING.match(clause.text):
-        line_drugs = [m for c in previous[-1:] for m in c.mentions if m.group == "drug"]
+        line_drugs = [m for c in near[-1:] for m in c.mentions if m.group == "drug"]
     masses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")]
     if not masses and clause.actions and line_drugs and not any(
             m.group in ("drug", "test") for m in clause.mentions) and _SUBJECTLESS.fullmatch(
@@ -456,12 +487,14 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
             action = dataclasses.replace(action, negated=True)
         status = frozenset({category for _, category in cues} & {
             POSSIBLE, CONDITIONAL, TEMPORARY, ALTERNATIVE, LATER, HISTORICAL, COUNTERFACTUAL})
-        elided = Mention(line_drugs[0].concepts, "", 0, 0, "drug", status, (), action, (), (),
-                         False, _present(action))
+        later = tuple(a for a in clause.actions[1:] if _NO_OBJECT.match(
+            clause.text, a.start + len(a.text)))  # 'Continue through 9 May, then stop.'
+        elided = Mention(line_drugs[0].concepts, "", 0, 0, "drug", status, (), action, later,
+                         (), False, _present(action))
         return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
     dose_form = _REPEATED_FORM.search(clause.text) or _FIELD_LABEL.match(clause.text)
     # 'take the second sachet on day 3'; 'DURATION: 3 months, stop 2026-06-17'
-    earlier = [[m for m in c.mentions if m.group == "drug"] for c in previous
+    earlier = [[m for m in c.mentions if m.group == "drug"] for c in near
                if c.section == clause.section or dose_form]
     earlier = [found for found in earlier if found]
     if not (doses or dose_form) or not earlier or any(
@@ -485,15 +518,37 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
     return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
 
 
+_COURSE_VERBS = frozenset({"continue", "stop"})
+
+
+def _planned_drug(previous: list[Clause], section: str) -> list[Mention]:
+    """The drug the plan just committed to, which a verb with no object goes on about:
+    'Start apixaban 2.5 mg twice daily ... - Continue through 2026-05-09, then stop.' A drug
+    the plan doses or acts on (in the last six clauses) outranks one only named on the way
+    ('her only medicines are amlodipine and acetaminophen'); with none, the drug named in the
+    section's last three clauses."""
+    named = [m for c in reversed(previous) if c.section == section
+             for m in c.mentions if m.group == "drug" and not m.negated]
+    planned = [m for m in named if m.decision in _PLANNED or m.action is None and any(
+        q.unit in ("mg", "mcg", "g", "iu") for q in m.quantities)]
+    nearest = [m for c in reversed(previous[-3:]) if c.section == section
+               for m in c.mentions if m.group == "drug" and not m.negated]
+    return (planned or nearest)[:1]
+
+
+_PLANNED = frozenset({"start", "continue", "switch", "increase", "decrease", "resume"})
+
+
 # A verb followed by a time or a dose, not by an object: 'Restart 48-72 h after surgery'.
 # What may follow a verb that has no object: the end, punctuation, a time or a schedule.
-_NO_OBJECT_WORDS = r"x|for|until|before|after|on|in|at|now|today|once|daily|tomorrow"
-_NO_OBJECT = re.compile(rf"[\s*]*(?:$|[(.;,\d-]|(?:{_NO_OBJECT_WORDS})\b)", re.IGNORECASE)
+_NO_OBJECT_WORDS = (r"x|for|until|before|after|on|in|at|now|today|once|daily|tomorrow|"
+                    r"through|thru|till")
+_NO_OBJECT = re.compile(rf"[\s*]*(?:$|[(.;,:\d-]|(?:{_NO_OBJECT_WORDS})\b)", re.IGNORECASE)
 # 'Plans second pregnancy within the year': the verb has an object of its own, no drug elided.
 _OWN_OBJECT = re.compile(r"\s+(?:a|an|the|his|her|their|second|another|new|more)\s+"
                          r"(?!same\b|current\b|dose\b|medication\b|drug\b|tablets?\b|pills?\b)"
                          r"[a-z]|\s+(?!(?:it|this|that|them|these|those|again|now|today|tonight|"
-                         r"tomorrow|then|once|if|when|after|before|at|in|on|with|for|from|until|"
+                         r"tomorrow|then|once|if|when|after|before|at|in|on|with|for|from|until|through|till|"
                          r"and|or|but|as|daily|off|up|down|back|out|low|same|dose|medication|both|"
                          r"all|either|neither|each|"
                          r"drug|tablets?|pills?|per|by|po|to|is|was|will|should|can|may)\b)"
@@ -550,6 +605,16 @@ def _resolve_bare_value(clause: Clause, previous: list[Clause]) -> Clause:
     after a score's items speaks of the score named above the items."""
     match = _NUMBER_SUBJECT.match(clause.text)
     total = _TOTAL_SUBJECT.match(clause.text)
+    if _FORMULA_SUBJECT.match(clause.text) and not any(m.group == "test"
+                                                       for m in clause.mentions):
+        # 'Iron deficit (Ganzoni)' then '- 81 x (15 - 9.2) x 2.4 + 500 = 1628 mg': a formula
+        # written under the label of what it computes
+        labels = [m for c in previous[-6:] if _SHORT_LABEL.fullmatch(c.text)
+                  for m in c.mentions if m.group == "test"]
+        if labels:
+            subject = Mention(labels[-1].concepts, "", 0, 0, "test", frozenset(), (), None, (),
+                              clause.quantities, False)
+            return dataclasses.replace(clause, mentions=(subject, *clause.mentions))
     if not (match or total) or any(m.group == "test" for m in clause.mentions):
         return clause
     match = match or total
@@ -567,11 +632,54 @@ def _resolve_bare_value(clause: Clause, previous: list[Clause]) -> Clause:
     return dataclasses.replace(clause, mentions=(subject, *clause.mentions))
 
 
+_FORMULA_SUBJECT = re.compile(r"\W*\(?\d[\d.,]*\s*(?:x|\*|/|\+|-)\s*\(?\d[^=]*=")
+_SHORT_LABEL = re.compile(r"[^.;!?\d]{2,50}?:?")
 _TOTAL_SUBJECT = re.compile(r"\s*(?:total|total score|sum|overall score|final score)\s*"
                             r"(?:=|:|is|of)\s*(\d+(?:\.\d+)?)\b", re.IGNORECASE)
 _NUMBER_SUBJECT = re.compile(r"\s*(?:[A-Za-z ]{1,20}:\s*)?(\d+(?:\.\d+)?)\s+"
                              r"(?:is|=|falls|lies|sits)\b",
                              re.IGNORECASE)
+
+
+def _resolve_bare_ratio(clause: Clause, previous: list[Clause]) -> Clause:
+    """'kappa 63.9, lambda 34, ratio 1.88': a bare 'ratio' with a value is the ratio of the two
+    measures the clause named before it, or else the ratio the note named last."""
+    match = _BARE_RATIO.search(clause.text)
+    ratios = {concept_id for concept_id, _, _ in _ratio_concepts()}
+    if match is None or any(m.start <= match.start() < m.end or m.group == "test" and not (
+            m.concepts.isdisjoint(ratios)) for m in clause.mentions):
+        return clause
+    before = clause.text[:match.start()].lower()
+    named = next((concept_id for concept_id, x, y in _ratio_concepts()
+                  if re.search(rf"\b{re.escape(x)}\b", before)
+                  and re.search(rf"\b{re.escape(y)}\b", before)), None)
+    if named is None:
+        named = next((c for earlier in reversed(previous) for m in reversed(earlier.mentions)
+                      for c in m.concepts if c in ratios), None)
+    own = tuple(q for q in clause.quantities if q.start >= match.end())
+    if named is None or not own:
+        return clause
+    ratio = Mention(frozenset({named}), match.group(0), match.start(), match.end(), "test",
+                    clause.quantity_status(own[0]), (), None, (), own, False)
+    return dataclasses.replace(clause, mentions=tuple(sorted((*clause.mentions, ratio),
+                                                             key=lambda m: m.start)))
+
+
+_BARE_RATIO = re.compile(r"\b(?:the\s+|a\s+|his\s+|her\s+)?ratio\b(?=\s*(?:is|was|of|=|:|,)?\s*"
+                         r"(?:about|approximately|~)?\s*\d)", re.IGNORECASE)
+
+
+@functools.cache
+def _ratio_concepts() -> tuple[tuple[str, str, str], ...]:
+    """(concept id, first, second) for every ratio the lexicon names as 'first/second ratio'."""
+    found = []
+    for concept in lexicon.concepts().values():
+        for term in concept.terms:
+            pair = re.fullmatch(r"([a-z]{3,})\s*[/:-]\s*([a-z]{3,})\s+ratio", term.lower())
+            if pair and concept.kind == "test":
+                found.append((concept.id, pair.group(1), pair.group(2)))
+                break
+    return tuple(found)
 
 
 def _resolve_the_repeat(clause: Clause, previous: list[Clause]) -> Clause:
@@ -639,8 +747,10 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
     """(text, line) of every clause: sentences of each line, split at semicolons."""
     out = []
     for line in note_lines:
-        if line.kind == "heading" and line.section != "question":
-            continue  # a bold question stays: its answer ('No - please stop it.') needs it
+        if line.kind == "heading" and line.section != "question" and not re.search(
+                r"\d", line.text):
+            continue  # a bold question stays: its answer ('No - please stop it.') needs it;
+            # so does a heading that gives a value ('# BPH with LUTS, prostate 62 mL')
         sentences = (_segmenter().segment(line.text) if _SENTENCE_HINT.search(line.text)
                      else [line.text])
         for sentence in (part for s in sentences for long in _split_run_on(s)
@@ -806,6 +916,9 @@ def _pipeline() -> _Pipeline:
     # no emoticons: '(OTC): Stop' closes an aside and opens a label, it is no '):' face
     nlp.tokenizer.rules = {k: v for k, v in nlp.tokenizer.rules.items()
                            if any(c.isalnum() for c in k)}
+    # a sentence's period after a mixed-case name is no abbreviation's: 'ordered tTG-IgG.'
+    nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(
+        [*nlp.Defaults.suffixes, r"(?<=[a-z][A-Z])\."]).search
     concept_matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
     patterns = {}
     for term in lexicon.concept_terms():
@@ -1213,10 +1326,12 @@ _OPENS_WITH_TRIGGER = re.compile(_OPENS_WITH_IF.pattern + r"|\s*(?:once|as soon 
 # The consequence of an opening condition: the mention sits after the condition's comma.
 _CONSEQUENCE = re.compile(r"[^,;]{4,},\s", re.IGNORECASE)
 _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside: '(taper if needed)'
-                          r"(?:if(?!\s+(?:(?:he|she|they|you|the patient|patient)\s+(?:would\s+)?"
+                          r"(?:if(?!\s+(?:(?:he|she|they|you|the patient|patient|the pcp|pcp|"
+                          r"the family|the parents|her husband|his wife)\s+(?:would\s+)?"
                           r"(?:prefers?|wish(?:es)?|wants?|rather|likes?)|desired|preferred"
                           r"|cost|price|insurance|coverage|(?:it\s+is\s+)?not\s+covered)\b)"
-                          r"|unless|in case|as soon as|once\s+(?:she|he|they|the patient)\b"
+                          r"|unless|in case|as soon as(?!\s+(?:possible|feasible|practical|"
+                          r"convenient))|once\s+(?:she|he|they|the patient)\b"
                           r"(?!\s+(?:are|come|have\s+come)\s+(?:back|in|available|resulted))"
                           r"|once\s+(?:his|her|their)\s+(?:[\w-]+\s+){1,2}(?:reaches|exceeds|rises|"
                           r"climbs|falls|drops)"
@@ -1286,6 +1401,8 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _negated_complements(text, mentions)
     mentions = _order_carried_past_then(mentions)
     mentions = _dash_verdict(text, mentions)
+    mentions = _none_fit(text, mentions)
+    mentions = _not_replaced(text, mentions)
     mentions = _not_let_lapse(text, mentions)
     mentions = _causes_of_a_finding(text, mentions)
     mentions = _aside_like_its_head(text, mentions)
@@ -1634,6 +1751,39 @@ def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
     action = Action("avoid", verdict.group(1).lower(), verdict.start(1))
     return [dataclasses.replace(m, action=action, later=()) if m.end <= verdict.start()
             and m.group in ("drug", "test") and not m.negated else m for m in mentions]
+
+
+def _not_replaced(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Do not replace it with another anticholinergic': what is turned down is the
+    replacement; the drug replaced keeps the decision made about it elsewhere."""
+    out = []
+    for m in mentions:
+        action = m.action
+        replaced = action is not None and action.kind == "switch" and action.negated and (
+            _REPLACED_WITH.match(text, action.start + len(action.text)))
+        if replaced and action.start < m.start < replaced.end():
+            m = dataclasses.replace(m, action=None, deciding=False)
+        out.append(m)
+    return out
+
+
+_REPLACED_WITH = re.compile(r"\s+(?:it|this|that|them|(?:the\s+)?[\w-]+)\s+(?:with|by)\b",
+                            re.IGNORECASE)
+
+
+def _none_fit(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Differential considered: drug effect, copper deficiency, marrow failure - none fit':
+    a differential closed by 'none fit' rules out every diagnosis it lists."""
+    verdict = _NONE_FIT.search(text)
+    if verdict is None:
+        return mentions
+    return [dataclasses.replace(m, negated=True) if m.end <= verdict.start()
+            and m.group == "finding" and not m.negated else m for m in mentions]
+
+
+_NONE_FIT = re.compile(r"(?:[-,;:]|\bbut)\s*none\s+(?:of\s+(?:these|them|which|those)\s+)?"
+                       r"(?:fits?|appl(?:y|ies)|explains?|is likely|are likely|matches|match)\b",
+                       re.IGNORECASE)
 
 
 def _in_the_role_of(text: str, mentions: list[Mention]) -> list[Mention]:
@@ -2144,7 +2294,9 @@ _FOR_THE_FINDING = re.compile(r"\b(?:for|of|to (?:evaluate|assess|exclude|rule o
 _STARTING = frozenset({"start", "resume", "increase", "endorse", "allow"})
 _TRIGGER_WORDS = frozenset({"once", "after", "as soon as"})
 # 'Once vitamin D is replete and calcium normal, start ...': a clause that opens with its trigger.
-_WHEN_DONE = re.compile(r"\s*(?:once|after|as soon as)\b[^,;:]{2,80},\s*", re.IGNORECASE)
+_WHEN_DONE = re.compile(r"\s*(?:once|after|as soon as)\b[^,;:]{2,80}?(?:,\s*|\s+(?=(?:we|you|he|"
+                        r"she|they|i|it)\s+(?:can|could|may|might|should|will|would|then)\b))",
+                        re.IGNORECASE)  # or no comma: 'Once he is paced we can uptitrate
 _JUDGMENT = re.compile(r"^(?:is|are)\b|\bnot\b|^contraindicated$|^unnecessary$")
 
 
@@ -2186,9 +2338,12 @@ _FIRST_PERSON_BEFORE = re.compile(r"\b(?:I|we)\s+(?:have\s+)?(?:\w+ly\s+)?$")
 _PARTY = (
     r"(?:urology|cardiology|nephrology|oncology|gastroenterology|hepatology|dermatology|"
     r"neurology|psychiatry|pulmonology|rheumatology|endocrinology|surgery|the ED|the ER|ED|ER|"
+    r"EP|electrophysiology|anesthesia|"
     r"the hospital(?:ist)?|(?:his|her|the) (?:urologist|cardiologist|nephrologist|oncologist|"
     r"surgeon|gastroenterologist|hepatologist|neurologist|psychiatrist|dermatologist|team|PCP))")
-_OTHER_PARTY = re.compile(rf"\b{_PARTY}\s+(?:\w+\s+)?$", re.IGNORECASE)
+_OTHER_PARTY = re.compile(rf"\b{_PARTY}\s+(?:\w+\s+)?$|\b{_PARTY}\s+(?:will|would|can|to|should)\s+"
+                          r"(?:advise|decide|guide|direct)\s+(?:on|about|regarding)\s+$",
+                          re.IGNORECASE)  # 'EP will advise on holding apixaban
 # 'The ED told him to keep taking metformin', 'metformin was continued by the ED': another
 # party's instruction, retold.
 _TOLD_BY = re.compile(rf"\b{_PARTY}\s+(?:had\s+|has\s+)?(?:told|instructed|advised|asked|"
@@ -2686,6 +2841,9 @@ _NEGATED_REPLACEMENT = re.compile(r"(?:^|[,;:])\W*(?:(?:and|but)\s+)?(?:no|not|n
                                   r"don't|avoid)\b[^,;:]*$", re.IGNORECASE)
 
 
+_DENIED_CONSEQUENCE = re.compile(r"\b(?:trigger|prompt|lead to|warrant|justify)$", re.IGNORECASE)
+
+
 def _filter_barriers(text: str, offset: int, cues: tuple[Cue, ...], span: Any,
                      verbs: list[tuple[Any, str, str]], governing: Any) -> tuple[Cue, ...]:
     """Drop a negation or hedge whose cue is separated from the concept by a verb it does not
@@ -2695,14 +2853,17 @@ def _filter_barriers(text: str, offset: int, cues: tuple[Cue, ...], span: Any,
         if cue.category == NEGATED and _REPLACED_ONE.fullmatch(cue.text) and (
                 _NEGATED_REPLACEMENT.search(text, 0, max(0, cue.start - offset))):
             continue  # 'no CT surveillance in place of the biopsy': the biopsy stays
-        if cue.category in (NEGATED, POSSIBLE) and cue.start < span.start_char:
-            blocked = False
+        if cue.category in (NEGATED, POSSIBLE) and cue.start < span.start_char and not (
+                _DENIED_CONSEQUENCE.search(cue.text)):  # 'counts of 1.0-1.5 do not trigger
+            blocked = False  # repeat work-ups, withheld medications or G-CSF': all of them
             for s, _, _ in verbs:
                 if cue.start + len(cue.text) <= s.start_char < span.start_char:
                     between = span.doc.char_span(cue.start + len(cue.text), s.start_char,
                                                  alignment_mode="expand")
                     words = [t for t in between] if between is not None else []
                     verb_tokens = {i for v, _, _ in verbs for i in range(v.start, v.end)}
+                    if words and words[-1].lower_ in ("or", "nor"):
+                        continue  # 'do not repeat metronidazole or give tinidazole': both
                     if any(t.text.lower() not in _AUXILIARY and t.i not in verb_tokens
                            and re.search(r"\w", t.text) for t in words):
                         blocked = True

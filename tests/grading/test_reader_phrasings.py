@@ -9,7 +9,7 @@ import pytest
 
 from physbench_gym.grading.markup import lines
 from physbench_gym.grading.quantities import dates_past, quantities
-from physbench_gym.grading.reader import read_note
+from physbench_gym.grading.reader import _pipeline, read_note
 
 APIXABAN_5_BID = {"note_decision": {"concept": ["apixaban"], "action": ["start"],
                                     "dose": {"value": 5, "unit": "mg"},
@@ -1833,3 +1833,248 @@ def test_a_day_s_date_is_read_once():
     assert [(q.value, q.role) for q in quantities("CMP on 26 April 2026", today)] == [
         (5.0, "date")]
     assert dates_past("CMP on 16 April 2026", today)
+
+
+APIXABAN_ENDS_DAY_35 = {"note_decision": {"concept": ["apixaban"], "action": ["stop"],
+                                          "opposite": ["avoid"], "dose_required": False,
+                                          "timing": {"min": 20, "max": 30, "unit": "d"}}}
+PLATELETS_284 = {"note_value": {"concept": ["platelets"], "value": 284, "tolerance": 0.5}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a course end with no drug, in the plan's next bullet or sub-item, ends the planned drug
+    (APIXABAN_ENDS_DAY_35, "Plan:\n- Start apixaban 2.5 mg twice daily tomorrow.\n- No overlap "
+     "is needed.\n- Continue for 25 days, then stop.", True),
+    (APIXABAN_ENDS_DAY_35, "Plan:\n- Start apixaban 2.5 mg twice daily tomorrow.\n- No overlap "
+     "is needed.\n- Continue for 25 days.", False),
+    (APIXABAN_ENDS_DAY_35, "Plan:\n- **Apixaban 2.5 mg PO twice daily**\n  - Start: tomorrow "
+     "morning\n  - Stop: in 25 days", True),
+    (APIXABAN_ENDS_DAY_35, "Plan:\n- **Apixaban 2.5 mg PO twice daily**\n  - Start: tomorrow "
+     "morning\n  - Stop: in 60 days", False),
+    # ... not the drug only named on the way
+    (APIXABAN_ENDS_DAY_35, "Plan:\nApixaban 2.5 mg twice daily. Her other medicines are "
+     "amlodipine and acetaminophen. First tablet tomorrow; last tablet in 25 days, then stop.",
+     True),
+    # the numbers after a run-in label naming one test are its values
+    (PLATELETS_284, "1. **Platelet count.** 262 pre-operatively, 214 on day 1 and 284 today.",
+     True),
+    (PLATELETS_284, "1. **Platelet count.** 262 pre-operatively, 214 on day 1 and 248 today.",
+     False),
+])
+def test_reader_reads_an_elided_course_end_and_a_run_in_label(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+DANC = {"note_finding": {"concept": ["duffy_null_neutropenia"],
+                         "opposite": ["drug_induced_neutropenia", "myelodysplastic_syndrome"]}}
+NO_G_CSF = {"note_never": {"concept": ["g_csf"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # what a trigger would bring, under a heading of triggers, is not what is so now
+    (DANC, "Impression: Duffy-null associated neutrophil count.\n\n### When to call us back\n"
+     "- Duffy typing comes back positive - then this would not be a Duffy-null count.", True),
+    (DANC, "Impression: Duffy-null associated neutrophil count.\n\n### Interpretation\n"
+     "- Duffy typing came back positive - so this is not a Duffy-null count.", False),
+    # a long heading that lists the alternatives weighed and why they are unlikely
+    (DANC, "Impression: Duffy-null associated neutrophil count.\n\n### Alternatives considered "
+     "and why they are unlikely\n- **Drug-induced neutropenia:** amlodipine is her only drug.",
+     True),
+    (DANC, "Impression: Duffy-null associated neutrophil count.\n\n### Other findings worth "
+     "knowing about in this case\n- **Drug-induced neutropenia:** from amlodipine.", False),
+    # a differential closed by 'none fit'; a diagnosis that 'is possible' is a hedge
+    (DANC, "Duffy-null associated neutrophil count. Differential considered: drug-induced "
+     "neutropenia, myelodysplastic syndrome - none fit a stable six-year pattern.", True),
+    (DANC, "Duffy-null associated neutrophil count. Differential considered: drug-induced "
+     "neutropenia, myelodysplastic syndrome - both fit a stable six-year pattern.", False),
+    (DANC, "Duffy-null associated neutrophil count. Drug-induced neutropenia is possible.", True),
+    (DANC, "Duffy-null associated neutrophil count. Drug-induced neutropenia is present.", False),
+    # what a count should not trigger is turned down, all of the list
+    (NO_G_CSF, "Document DANC on the problem list once Duffy typing returns, so counts of "
+     "1.0-1.5 do not trigger repeat work-ups, withheld medications or unnecessary G-CSF.", True),
+    (NO_G_CSF, "Counts of 1.0-1.5 should not trigger repeat work-ups or withheld "
+     "medications; start G-CSF.", False),
+])
+def test_reader_reads_triggers_rejected_alternatives_and_closed_differentials(grade, spec,
+                                                                              note, passed):
+    assert grade(spec, note) is passed
+
+
+ASCVD_12 = {"note_value": {"concept": ["ascvd_risk"], "value": 12.2, "tolerance": 0.5}}
+HB_9_2 = {"note_value": {"concept": ["hemoglobin"], "value": 9.2, "tolerance": 0.05}}
+WEIGHT_64 = {"note_value": {"concept": ["weight"], "value": 64, "tolerance": 1}}
+CREATININE_1_87 = {"note_value": {"concept": ["creatinine"], "value": 1.87, "tolerance": 0.03}}
+CHA2DS2_VASC_4 = {"note_value": {"concept": ["cha2ds2_vasc"], "value": 4}}
+FIB4_1_8 = {"note_value": {"concept": ["fib4"], "value": 1.8, "tolerance": 0.1}}
+APIXABAN_5_BID_ONLY = {"note_decision": {"concept": ["apixaban"],
+                                         "action": ["start", "resume"],
+                                         "dose": {"value": 5, "unit": "mg"},
+                                         "every": {"min": 2, "max": 2}}}
+NO_BETA_BLOCKER_UP = {"note_never": {"concept": ["beta_blocker"], "action": ["increase"],
+                                     "allow_contingency": True, "contingency_on": ["pacemaker"]}}
+CT_ORDERED = {"note_decision": {"concept": ["ct_imaging"], "action": ["order"]}}
+NO_REPEAT_PET = {"note_never": {"concept": ["pet_ct"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # dictated punctuation, paragraphs, labels and spelled acronyms
+    (ASCVD_12, "Risk estimate colon using the pooled cohort equations comma the ten-year A S C V "
+     "D risk is twelve point two percent period. New paragraph. Plan colon start a statin "
+     "period.", True),
+    (ASCVD_12, "Risk estimate colon using the pooled cohort equations comma the ten-year A S C V "
+     "D risk is twenty point two percent period.", False),
+    # a comma and a new subject end a negation; 'counted as a non-smoker' is an input
+    (ASCVD_12, "Former smoker so counted as a non-smoker, no diabetes, the ten-year ASCVD risk is "
+     "12.2%.", True),
+    # a result labelled 'Current ...' keeps its label; a table column named with '?' asks nothing
+    (HB_9_2, "**Diagnosis:** iron deficiency anemia\n**Current Hb:** 9.2 g/dL (2026-04-10)", True),
+    (HB_9_2, "**Diagnosis:** iron deficiency anemia\n**Current Hb:** 8.2 g/dL (2026-04-10)", False),
+    (WEIGHT_64, "| Criterion | Her value | Met? |\n|---|---|---|\n| Weight <= 60 kg | 64 kg "
+     "| no |", True),
+    (WEIGHT_64, "| Criterion | Her value | Met? |\n|---|---|---|\n| Weight <= 60 kg | 58 kg "
+     "| yes |", False),
+    # a term right after another measure's label names which of its values follows
+    (CREATININE_1_87, "**Current creatinine:** 1.87 mg/dL\n**eGFR:** cr 44 \u00b7 cys 47 "
+     "mL/min/1.73 m2", True),
+    (CREATININE_1_87, "**Current creatinine:** 1.87 mg/dL\n**Renal panel:** cr 2.4 mg/dL",
+     False),
+    # a score's breakdown after its total; a result after 'calculated from ... comes to'
+    (CHA2DS2_VASC_4, "CHA two DS two VASc score is 4, 2 for age 75 or older, 1 for female sex.",
+     True),
+    (CHA2DS2_VASC_4, "CHA2DS2-VASc score is 3, 2 for age 75 or older, 1 for female sex.", False),
+    (FIB4_1_8, "FIB-4 calculated from age 52, AST 52, ALT 61 and platelets 192 comes to 1.8.",
+     True),
+    (FIB4_1_8, "FIB-4 calculated from age 52, AST 52, ALT 61 and platelets 192 comes to 2.8.",
+     False),
+    # the label's rule is no dose decision; a hold around a procedure is temporary
+    (APIXABAN_5_BID_ONLY, "Restart apixaban 5 mg twice daily. Apixaban label says reduce to "
+     "2.5 mg twice daily only with two or more criteria. EP will advise on holding apixaban "
+     "around the implant.", True),
+    (APIXABAN_5_BID_ONLY, "Restart apixaban 2.5 mg twice daily. Apixaban label says 5 mg twice "
+     "daily unless two criteria are met.", False),
+    # a trigger that opens the sentence without a comma
+    (NO_BETA_BLOCKER_UP, "Once the pacemaker is in we can uptitrate the beta blocker.", True),
+    (NO_BETA_BLOCKER_UP, "We can uptitrate the beta blocker now.", False),
+    # a cancelled test is withdrawn; a result labelled 'Current' is no plan
+    (CT_ORDERED, "Plan:\n1. CT chest, abdomen and pelvis - ordered.\n\nAddendum: the CT has been "
+     "cancelled.", False),
+    (CT_ORDERED, "Plan:\n1. CT chest, abdomen and pelvis - ordered.", True),
+    (NO_REPEAT_PET, "### Imaging review\n- **Current PET/CT (2026-03-31):** a new 15 mm nodule.",
+     True),
+    (NO_REPEAT_PET, "### Imaging review\n- **PET/CT:** in 3 months.", False),
+])
+def test_reader_reads_dictation_tables_labels_and_triggers(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+def test_a_sentence_s_period_after_a_mixed_case_name_is_split_off():
+    note = read_note("Sent H. pylori IgG serology. Stop omeprazole.")
+    assert [sorted(m.concepts) for c in note.clauses for m in c.mentions][0] == [
+        "hpylori_serology"]
+    assert [t.text for t in _pipeline().tokenizer("tTG-IgG. Dr. Smith")][-3:] == [
+        ".", "Dr.", "Smith"]
+
+
+NO_NFT = {"note_decision": {"concept": ["nitrofurantoin"], "action": ["avoid"]}}
+NO_METRONIDAZOLE_OR_TINIDAZOLE = {"note_never": {"concept": ["metronidazole", "tinidazole"]}}
+NO_COLONOSCOPY = {"note_never": {"concept": ["colonoscopy"]}}
+IBD = {"note_finding": {"concept": ["inflammatory_bowel_disease"]}}
+NO_MGUS = {"note_finding": {"concept": ["polyclonal_flc_elevation"], "opposite": ["mgus"]}}
+CALPROTECTIN_24 = {"note_value": {"concept": ["fecal_calprotectin"], "value": 24,
+                                  "unit": "ug/g", "tolerance": 0.5}}
+PROSTATE_62 = {"note_value": {"concept": ["prostate_volume"], "value": 62, "tolerance": 2}}
+DEFICIT_1628 = {"note_value": {"concept": ["iron_deficit"], "value": 1628, "tolerance": 75}}
+FESO4_325 = {"note_decision": {"concept": ["ferrous_sulfate"], "action": ["start"],
+                               "dose": {"value": 325, "unit": "mg"}}}
+ELECTROPHORESIS_NOW = {"note_decision": {"concept": ["cbc"], "action": ["order"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a verdict cell ('Use? | ✗') judges the row's subject
+    (NO_NFT, "| Agent | S | Use? | Reason |\n|---|---|---|---|\n| Nitrofurantoin | S | \u2717 | "
+     "CrCl < 30 mL/min |", True),
+    (NO_NFT, "| Agent | S | Use? | Reason |\n|---|---|---|---|\n| Nitrofurantoin | S | \u2713 | "
+     "CrCl < 30 mL/min |", False),
+    (NO_NFT, "Nitrofurantoin out (CrCl < 30).", True),
+    # a negation carries over 'or <verb>'
+    (NO_METRONIDAZOLE_OR_TINIDAZOLE, "Do not repeat metronidazole or give tinidazole.", True),
+    (NO_METRONIDAZOLE_OR_TINIDAZOLE, "Do not repeat metronidazole; give tinidazole.", False),
+    # the topic of a question is no offer; what is screened for is not found
+    (NO_COLONOSCOPY, "#4 Question of colonoscopy\n- Under 45, no alarm features.", True),
+    (NO_COLONOSCOPY, "#4 Colonoscopy\n- Under 45, no alarm features.", False),
+    (IBD, "Calprotectin 24, below the 50 ug/g threshold recommended for screening for IBD.",
+     False),
+    (IBD, "Calprotectin 240, above the 50 ug/g threshold: IBD.", True),
+    # criteria not met deny the diagnosis
+    (NO_MGUS, "Polyclonal rise of both light chains. The criteria for MGUS or myeloma are not "
+     "met.", True),
+    (NO_MGUS, "Polyclonal rise of both light chains. The criteria for MGUS are met.", False),
+    # spoken units per gram; a value in a heading; a formula under its label
+    (CALPROTECTIN_24, "Calprotectin twenty-four micrograms per gram period, normal comma no "
+     "IBD period.", True),
+    (PROSTATE_62, "# BPH with LUTS, prostate 62 mL (US 10 Oct 2025)\n- Tamsulosin 0.4 mg daily",
+     True),
+    (PROSTATE_62, "# BPH with LUTS, prostate 42 mL (US 10 Oct 2025)\n- Tamsulosin 0.4 mg daily",
+     False),
+    (DEFICIT_1628, "Iron deficit (Ganzoni)\n  - Weight 81 kg, target Hb 15 g/dL\n  - 81 x (15 - "
+     "9.2) x 2.4 + 500 = 1127.5 + 500 = approx. 1628 mg.", True),
+    (DEFICIT_1628, "Iron deficit (Ganzoni)\n  - Weight 81 kg, target Hb 15 g/dL\n  - 81 x (15 - "
+     "9.2) x 2.4 = approx. 1128 mg.", False),
+    # a digit glued to a name is no thousands group; 'as soon as possible' is now
+    (FESO4_325, "Start FeSO4 325 mg PO daily.", True),
+    (FESO4_325, "Start FeSO4 65 mg PO daily.", False),
+    (ELECTROPHORESIS_NOW, "Husband: CBC with indices as soon as possible.", True),
+    (ELECTROPHORESIS_NOW, "Husband: CBC with indices as soon as he is back.", False),
+])
+def test_reader_reads_verdict_cells_coordinated_negations_and_formulas(grade, spec, note,
+                                                                       passed):
+    assert grade(spec, note) is passed
+
+
+STOP_DIPHENHYDRAMINE = {"note_decision": {"concept": ["diphenhydramine"], "action": ["stop"]}}
+HYDROCORTISONE_SAME = {"note_decision": {"concept": ["hydrocortisone"],
+                                         "action": ["continue", "keep_dose"]}}
+FOSFOMYCIN_ONCE = {"note_decision": {"concept": ["fosfomycin"], "action": ["start"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # what is not to replace a drug is the replacement turned down, not the drug kept
+    (STOP_DIPHENHYDRAMINE, "Diphenhydramine - d/c permanently. Do not replace it with another "
+     "anticholinergic (doxylamine, hydroxyzine).", True),
+    (STOP_DIPHENHYDRAMINE, "Diphenhydramine - d/c permanently. Do not stop it yet.", False),
+    # not titrating a dose to a level keeps the dose
+    (HYDROCORTISONE_SAME, "Hydrocortisone unchanged at 10 mg + 5 mg. We do not titrate "
+     "hydrocortisone to ACTH or cortisol levels.", True),
+    (HYDROCORTISONE_SAME, "Hydrocortisone unchanged at 10 mg + 5 mg. Stop hydrocortisone.",
+     False),
+    # a labelled list of excluded agents ends where its nesting ends
+    (FOSFOMYCIN_ONCE, "Plan: fosfomycin 3 g PO once.\n- Agents excluded:\n  - Nitrofurantoin: "
+     "CrCl < 30.\n- Fosfomycin needs no renal adjustment for a single dose.", True),
+    (FOSFOMYCIN_ONCE, "Plan: fosfomycin 3 g PO once.\n- Agents excluded:\n  - Nitrofurantoin: "
+     "CrCl < 30.\n  - Fosfomycin: less effective.", False),
+])
+def test_reader_reads_replacements_titration_and_nested_lists(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+FLC_RATIO_1_88 = {"note_value": {"concept": ["flc_ratio"], "value": 1.88, "tolerance": 0.01}}
+ALDO_RENIN_ORDERED = {"note_decision": {"concept": ["pa_screen"], "action": ["order"]}}
+INDETERMINATE = {"note_finding": {"concept": ["indeterminate_adrenal_phenotype"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a bare 'ratio' after the two measures it divides
+    (FLC_RATIO_1_88, "Kappa 63.9 mg/L (H), lambda 34 mg/L (H), ratio 1.88.", True),
+    (FLC_RATIO_1_88, "Kappa 63.9 mg/L (H), lambda 34 mg/L (H), ratio 2.88.", False),
+    # what a plan line screens for is sought; the plan line is no hedge
+    (ALDO_RENIN_ORDERED, "Plan:\n1. Screen for primary aldosteronism: aldosterone and renin.",
+     True),
+    (ALDO_RENIN_ORDERED, "Plan:\n1. Aldosterone and renin could be considered.", False),
+    # a negation of the criteria ends where the clause goes on with 'and remains'
+    (INDETERMINATE, "It does not meet criteria for a lipid-rich adenoma and remains "
+     "indeterminate.", True),
+    (INDETERMINATE, "It does not meet criteria for a lipid-rich adenoma or an indeterminate "
+     "nodule.", False),
+])
+def test_reader_reads_bare_ratios_sought_findings_and_criteria(grade, spec, note, passed):
+    assert grade(spec, note) is passed

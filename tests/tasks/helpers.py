@@ -39,6 +39,26 @@ def grade_note(task_id: str, note: str, variant: int | None = None) -> dict[str,
             if c.grader.triggers == {FILE}}
 
 
+def branch_probes(task_id: str, others: Iterable[int], oracle_on: Iterable[int | None]
+                  ) -> tuple[Callable, Callable]:
+    """The two branch tests of a task with variants, for the task file to bind to test_* names:
+    the canonical reference note fails each of ``others`` (variants whose answer differs), and
+    the oracle succeeds on each variant of ``oracle_on`` (None is the canonical case)."""
+    others = tuple(others)
+
+    def canonical_note_fails_the_other_branches() -> None:
+        canonical = oracle_note(task_id)
+        for variant in others:
+            assert not all(grade_note(task_id, canonical, variant).values()), variant
+
+    @pytest.mark.parametrize("variant", list(oracle_on))
+    def oracle_succeeds_on_each_branch(variant: int | None) -> None:
+        result = run_oracle(task_id, variant)
+        assert result.success, result
+
+    return canonical_note_fails_the_other_branches, oracle_succeeds_on_each_branch
+
+
 def note_probes(task_id: str, correct: Iterable[Any] = (), wrong: Iterable[Any] | Mapping = (),
                 *, variant: int | None = None, target: str | None = None,
                 checkpoints: Iterable[str] | None = None, others_pass: bool = False,

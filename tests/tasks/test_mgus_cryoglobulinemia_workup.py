@@ -9,10 +9,9 @@ from datetime import timedelta
 import pytest
 
 from tests.tasks.helpers import (
+    branch_probes,
     grade_note,
     note_probes,
-    oracle_note,
-    run_oracle,
     service_request,
     values,
 )
@@ -219,16 +218,8 @@ test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoin
     note_probes(TASK, CORRECT, WRONG))
 
 
-def test_the_canonical_note_fails_the_other_branches():
-    canonical = oracle_note(TASK)
-    for variant in (LOW, HIGH):
-        assert not all(grade_note(TASK, canonical, variant).values()), variant
-
-
-@pytest.mark.parametrize("variant", [None, LOW, HIGH])
-def test_the_oracle_succeeds_on_each_branch(variant):
-    result = run_oracle(TASK, variant)
-    assert result.success, result
+test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_each_branch = (
+    branch_probes(TASK, (LOW, HIGH), [None, LOW, HIGH]))
 
 
 def test_baseline_marrow_and_imaging_pass_in_high_risk():

@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.tasks.helpers import (
+    branch_probes,
     grade_note,
     note_probes,
-    oracle_note,
-    run_oracle,
     service_request,
     values,
 )
@@ -309,16 +308,8 @@ def test_reader_gaps_wrong(variant, target, note):
     assert grade_note(TASK, note, variant)[target] is False
 
 
-def test_the_canonical_note_fails_the_other_branches():
-    canonical = oracle_note(TASK)
-    for variant in (ITP, PSEUDO, MARROW):
-        assert not all(grade_note(TASK, canonical, variant).values()), variant
-
-
-@pytest.mark.parametrize("variant", [None, ITP, MARROW])
-def test_the_oracle_succeeds_on_each_branch(variant):
-    result = run_oracle(TASK, variant)
-    assert result.success, result
+test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_each_branch = (
+    branch_probes(TASK, (ITP, PSEUDO, MARROW), [None, ITP, MARROW]))
 
 
 CITRATE = service_request("777-3", "loinc", "laboratory",

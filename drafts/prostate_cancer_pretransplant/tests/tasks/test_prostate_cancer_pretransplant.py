@@ -12,7 +12,12 @@ from physbench_gym.fhir.store import BaseStore
 from physbench_gym.grading.core import GradingContext
 from physbench_gym.grading.engine import instance_checkpoints
 from physbench_gym.tasks.registry import get_instance
-from tests.tasks.helpers import grade_note, note_probes, oracle_note, run_oracle, values
+from tests.tasks.helpers import (
+    branch_probes,
+    grade_note,
+    note_probes,
+    values,
+)
 
 TASK = "prostate_cancer_pretransplant"
 UPGRADED = 0     # Grade Group 3 on the targeted biopsy 4 weeks ago, PSA 8.9
@@ -181,16 +186,8 @@ test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoin
     note_probes(TASK, CORRECT, WRONG))
 
 
-def test_the_canonical_note_fails_the_other_branches():
-    canonical = oracle_note(TASK)
-    for variant in (UPGRADED, RISING, STABLE_V):
-        assert not all(grade_note(TASK, canonical, variant).values()), variant
-
-
-@pytest.mark.parametrize("variant", [None, RISING, UPGRADED])
-def test_the_oracle_succeeds_on_each_branch(variant):
-    result = run_oracle(TASK, variant)
-    assert result.success, result
+test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_each_branch = (
+    branch_probes(TASK, (UPGRADED, RISING, STABLE_V), [None, RISING, UPGRADED]))
 
 
 @pytest.mark.parametrize(("variant", "checkpoint", "note", "passed"), [
