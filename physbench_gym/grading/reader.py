@@ -1168,6 +1168,11 @@ def _again_after(doc: Any, end: int) -> bool:
     return False
 
 
+_NOUN_BEFORE = frozenset({"a", "an", "the", "this", "that", "these", "those", "other", "general",
+                          "lifestyle", "simple", "best", "first", "main", "useful", "key",
+                          "preventive", "conservative", "such", "single", "important"})
+
+
 def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tuple[Any, str, str]]:
     """(span, kind, side) of the plan verbs that are not part of a concept's name."""
     from spacy.tokens import Span
@@ -1186,6 +1191,9 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
                 doc[start].lower_ not in ("rules", "excludes", "precludes")):
             continue  # 'this change', 'every Rx'; not 'have her stop', 'that rules out X'
 
+        if doc[start].lower_ in ("measure", "measures") and start and (
+                doc[start - 1].lower_ in _NOUN_BEFORE or doc[start - 1].lower_.endswith("ive")):
+            continue  # 'the most effective measure', 'supportive measures': a noun
         if doc[start].lower_ in ("load", "loads") and start and (
                 start in concept_ends or doc[start - 1].lower_ in _LOAD_BEFORE):
             continue  # 'a large calcium carbonate load', 'the salt load': a noun
@@ -1325,7 +1333,8 @@ _OPENS_WITH_TRIGGER = re.compile(_OPENS_WITH_IF.pattern + r"|\s*(?:once|as soon 
                                  r"on (?:a|her|his|their) (?:positive|first))\b", re.IGNORECASE)
 # The consequence of an opening condition: the mention sits after the condition's comma.
 _CONSEQUENCE = re.compile(r"[^,;]{4,},\s", re.IGNORECASE)
-_TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?\s+"  # not into an aside: '(taper if needed)'
+_TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?(?:\s*\([^()]{0,60}\))?\s+"  # past an aside
+                          # right before it, not into one: '(taper if needed)'
                           r"(?:if(?!\s+(?:(?:he|she|they|you|the patient|patient|the pcp|pcp|"
                           r"the family|the parents|her husband|his wife)\s+(?:would\s+)?"
                           r"(?:prefers?|wish(?:es)?|wants?|rather|likes?)|desired|preferred"

@@ -2078,3 +2078,38 @@ INDETERMINATE = {"note_finding": {"concept": ["indeterminate_adrenal_phenotype"]
 ])
 def test_reader_reads_bare_ratios_sought_findings_and_criteria(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+WEIGHT_LOSS = {"note_decision": {"concept": ["weight_loss"],
+                                 "action": ["start", "endorse", "counsel"], "opposite": []}}
+TSH_ORDERED = {"note_decision": {"concept": ["tsh"], "action": ["order"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # 'the most effective measure' endorses its subject; after a determiner 'measure' is a noun
+    (WEIGHT_LOSS, "Weight loss is the most effective measure (BMI 32.9).", True),
+    (WEIGHT_LOSS, "Weight loss is hard for him (BMI 32.9).", False),
+    (TSH_ORDERED, "Measure the TSH in 6 weeks.", True),
+    (TSH_ORDERED, "TSH is the most useful measure of the dose; it was 2.1 in May.", False),
+])
+def test_reader_reads_a_measure_as_a_noun_or_a_verb(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+NO_SPEP_ROUTINELY = {"note_never": {"concept": ["spep"], "action": ["order"],
+                                    "allow_contingency": True}}
+STOP_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["stop"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a trailing 'if' past an aside right before it is the plan's trigger
+    (NO_SPEP_ROUTINELY, "I would only repeat SPEP (read against the renal range) if something "
+     "new appears.", True),
+    (NO_SPEP_ROUTINELY, "I would repeat SPEP (read against the renal range) in 6 months.",
+     False),
+    # ... not an 'if' of the next clause, after the aside and 'and,'
+    (STOP_SERTRALINE, "I'd stop the sertraline (I've messaged you) and, if she still needs "
+     "something for mood, use bupropion.", True),
+])
+def test_reader_reads_a_trigger_past_an_aside(grade, spec, note, passed):
+    assert grade(spec, note) is passed
