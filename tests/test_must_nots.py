@@ -412,6 +412,24 @@ ALLOWANCES = [
      "A gluten-free diet trial is reasonable now if she prefers."),
     ("persistent_diarrhea_workup", "gluten-free diet before serology",
      "She may start a gluten-free diet as needed while awaiting the serology."),
+    ("mgus_in_ckd", "bone marrow biopsy",
+     "A bone marrow biopsy is a reasonable option if he wants reassurance."),
+    ("mgus_in_ckd", "bone marrow biopsy", "A bone marrow aspirate may be done as needed."),
+    ("mgus_in_ckd", "kidney biopsy",
+     "A kidney biopsy is an acceptable option if he prefers a tissue diagnosis."),
+    ("mgus_in_ckd", "kidney biopsy", "Renal biopsy may also be considered now."),
+    ("mgus_in_ckd", "routine SPEP monitoring",
+     "SPEP and free light chains may be repeated every 6 months if he prefers."),
+    ("mgus_in_ckd", "routine SPEP monitoring",
+     "Yearly SPEP is a reasonable option if he wants reassurance."),
+    ("chronic_abdominal_pain_bowel", "opioid for IBS pain",
+     "Oxycodone-acetaminophen may be continued as needed for severe pain flares."),
+    ("chronic_abdominal_pain_bowel", "opioid for IBS pain",
+     "Tramadol 50 mg is a reasonable option for pain flares if she prefers."),
+    ("chronic_abdominal_pain_bowel", "repeat colonoscopy or CT",
+     "A repeat colonoscopy is a reasonable option if she wants reassurance."),
+    ("chronic_abdominal_pain_bowel", "repeat colonoscopy or CT",
+     "A CT abdomen and pelvis may also be considered now."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -483,6 +501,9 @@ TURN_DOWNS = {
     "persistent_diarrhea_workup": "No further metronidazole, tinidazole or other antiparasitic, "
                                   "no colonoscopy now, and no gluten-free diet before the "
                                   "serology.",
+    "mgus_in_ckd": "No bone marrow biopsy, no skeletal imaging, no kidney biopsy and no routine "
+                   "SPEP or free light chain monitoring.",
+    "chronic_abdominal_pain_bowel": "No opioids for IBS pain, and no repeat colonoscopy or CT.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

@@ -94,11 +94,17 @@ _Q_INTERVAL = re.compile(
     r"\bq\s?(\d+(?:\.\d+)?)\s?(h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|mos|months?|m|y|yrs?|years?)\b",
     re.IGNORECASE)
 _INTERVAL_WORDS = ((re.compile(r"\bquarterly\b", re.IGNORECASE), "every 3 months"),
-                   (re.compile(r"\bsemi-?annual(?:ly)?\b", re.IGNORECASE), "every 6 months"),
+                   (re.compile(r"\b(?:semi-?annual(?:ly)?|bi-?annual(?:ly)?|twice (?:a|per|each) "
+                               r"year|twice yearly|(?:6|six)-monthly)\b", re.IGNORECASE),
+                    "every 6 months"),
+                   (re.compile(r"\b(?:3|three)-monthly\b", re.IGNORECASE), "every 3 months"),
                    (re.compile(r"\bannually\b", re.IGNORECASE), "every 12 months"))
 
 
 _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
+              # gestational age '36 0/7 weeks', '37+3 wk': weeks and days, in weeks
+              (re.compile(r"\b([1-4]\d)(?:\s+([0-6])/7\b|\+([0-6])(?=\s*(?:w|wk|wks|weeks?)\b))"),
+               lambda m: f"{int(m[1]) + int(m[2] or m[3]) / 7:.3g}"),
               (re.compile(r"\bw/d\b", re.IGNORECASE), "withdrawal"),
               (re.compile(r"\bw/u\b", re.IGNORECASE), "workup"),
               (re.compile(r"\bw/\s?wo\b|\bw/\s?w/o\b", re.IGNORECASE), "with and without"),
@@ -498,6 +504,10 @@ def lines(note: str) -> tuple[Line, ...]:
             # aside with a value stays ('Child-Pugh C (11 points): bilirubin 2.6')
             text = _WORD_ASIDE.sub("", text)
             label = _LABEL.match(text)
+        if label and not bullet and out and out[-1].kind == "item" and not paragraph and (
+                item_goes_on and raw_line[:1] in " \t" and text[:1].islower()):
+            label = None  # '- If he is a carrier -> 25% risk;' wrapping onto '  offer prenatal
+            # dx: CVS or amnio': the item goes on, the lowercase words before a colon are no label
         line_section = section
         labelled = label and not (len(label.group(1)) <= 2 and raw_line[:1] in " \t") and (
             section_of(label.group(1), loose=True))  # an indented 'S:' lists susceptibilities
@@ -600,7 +610,8 @@ _STEP_LABELS = frozenset({"follow-up", "follow up", "followup", "f/u", "monitori
 # A sentence that heads a list of options turned down, up to the next blank line.
 _REJECTING_LEAD = re.compile(r"^[^:]{0,60}\b(?:rejected|decided against|advise against|"
                              r"recommend against|would avoid|ruled out|not recommended|"
-                             r"not advised)\b[^:]{0,40}:$", re.IGNORECASE)
+                             r"not advised|think unlikely|considered unlikely|not supported)\b"
+                             r"[^:]{0,40}:$", re.IGNORECASE)
 # A list item that only names what the items nested under it are about ('TSH', 'Labs:').
 _BARE_LABEL = re.compile(r"[A-Za-z][\w/&()' +-]{0,30}:?")
 

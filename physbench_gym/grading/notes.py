@@ -434,11 +434,11 @@ _FORMULA = re.compile(r"\d\s*[x*+]\s*\(?\d|\d\s+/\s+\(?\d|\)\s*/\s*\(?\d|sqrt|\u
 # What introduces a calculation's result: '= 1.89', 'comes to about 1628 mg'.
 _RESULT_WORDS = (r"comes? to|came to|works? out to|equals|totals|amounts? to|which is|which gives|"
                  r"giving|for a total of|yielding")
-_RESULT = re.compile(rf"=|->\s*~?\d|\b(?:{_RESULT_WORDS})\b", re.IGNORECASE)
+_RESULT = re.compile(rf"=|->\s*~?\d|,\s*is\s+(?=~?\d)|\b(?:{_RESULT_WORDS})\b", re.IGNORECASE)
 _CALCULATED_FROM = re.compile(r"\s*(?:(?:score|index|value|was|is)\s+)?(?:calculated|computed|"
                               r"derived|worked out)\s+(?:from|using|with|based on)\b",
                               re.IGNORECASE)
-_RESULT_BEFORE = re.compile(rf"(?:=|\b(?:{_RESULT_WORDS}))\s*(?:about|approximately|~)?\s*$",
+_RESULT_BEFORE = re.compile(rf"(?:=|,\s*is|\b(?:{_RESULT_WORDS}))\s*(?:about|approximately|~)?\s*$",
                             re.IGNORECASE)
 
 
@@ -596,6 +596,9 @@ class NoteFindingArgs(NoteArgs):
     near: list[str] = Field(default_factory=list, description=(
         "When given, the finding counts only in a clause that also names one of these "
         "concepts (a generic word such as 'elevated' needs its subject)."))
+    strict: bool = Field(default=False, description=(
+        "An opposite offered as possible also contradicts ('possible light-chain MGUS versus "
+        "CKD effect'): the diagnosis the note must commit to, not leave open."))
 
 
 @primitive("note_finding", NoteFindingArgs, {FILE})
@@ -626,8 +629,11 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
             affirmed = True
     opposed = ""
     for clause, mention in _mentions(note, args.opposite):
-        if mention.has(*NOT_COMMITTED) or args.near and not _names_any(clause, args.near):
-            continue
+        hedged = args.strict and mention.has(POSSIBLE) and not mention.has(
+            CONDITIONAL, COUNTERFACTUAL, FAMILY, HISTORICAL, ALTERNATIVE)
+        if mention.has(*NOT_COMMITTED) and not hedged or args.near and not _names_any(
+                clause, args.near) or clause.section == "avoid" and mention.group == "finding":
+            continue  # (under 'I considered and think unlikely:' an opposite is set aside)
         if clause.past_dated and _DATED_RECORD.match(clause.text) and not mention.negated:
             continue  # 'Colonoscopy 2024: quiescent colitis' is a record, not today's state
         if mention.negated:
@@ -1525,7 +1531,10 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
     for clause, mention in _mentions(note, args.concept):
         if clause.reporting or mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL):
             continue
-        if args.allow_contingency and (mention.has(CONDITIONAL, TEMPORARY) or (
+        if args.allow_contingency and (mention.has(CONDITIONAL) or mention.has(TEMPORARY) and (
+                clause.section != "plan" or mention.cue(TEMPORARY) not in ("until", "till")
+                or not _DOSED.search(clause.text[mention.end:_segment_end(clause, mention)]))
+                or (  # 'prednisone 10 mg every other day until the visit': a dosed bridge is a plan
                 args.contingency_on and _trigger_after(clause, mention, args.contingency_on))
                 ) and not any(
                 c.category == ALTERNATIVE and _WISH.search(c.text) for c in mention.cues) and (

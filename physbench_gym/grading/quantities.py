@@ -438,6 +438,7 @@ _MORE_BEFORE = re.compile(r"\b(?:another|additional|further|more|extra|remaining
                           re.IGNORECASE)
 _FROM_BEFORE = re.compile(r"\bfrom\s*$", re.IGNORECASE)
 _RANGE_JOIN = re.compile(r"^\s*(?:-|to|or|and|/)\s*$", re.IGNORECASE)
+_BETWEEN_BEFORE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
 
 
 def _ranges(clause: str, found: list[Quantity]) -> list[Quantity]:
@@ -449,10 +450,14 @@ def _ranges(clause: str, found: list[Quantity]) -> list[Quantity]:
         if i + 1 < len(found):
             second = found[i + 1]
             between = clause[first.end:second.start]
-            joins = _RANGE_JOIN.match(between) and not second.comparator and not (
+            tight = re.fullmatch(r"-|\s*to\s*|-\s*<=?\s*|\s*to\s+(?:under|below|less than)\s*",
+                                 between) is not None  # 'fifty to under seventy-five'
+            joins = (_RANGE_JOIN.match(between) or tight) and (not second.comparator or tight and (
+                second.comparator in ("<", "<="))) and not (  # 'grade 2 (plt 50-<75K)'
                 between.strip().lower() == "to" and _FROM_BEFORE.search(clause[:first.start]))
             same_unit = not first.unit or first.unit == second.unit
-            tight = re.fullmatch(r"-|\s*to\s*", between) is not None
+            tight = tight or between.strip().lower() == "and" and bool(
+                _BETWEEN_BEFORE.search(clause, 0, first.start))  # 'between 50 and 75'
             if (joins and same_unit and (second.unit or tight)
                     and second.value >= first.value >= 0):
                 out.append(Quantity(first.value, second.unit, first.start, second.end,

@@ -283,8 +283,11 @@ def _read(text: str, today: date | None = None) -> Note:
                 clauses[-1] = dataclasses.replace(clauses[-1], mentions=tuple(
                     dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                     for m in clauses[-1].mentions))
-            if _OPENS_WITH_TRIGGER.match(clauses[-1].text) and _THEN_STEP.search(clause.text):
-                # 'If she becomes pregnant, call us; we will then check TSH every 4 weeks'
+            if _OPENS_WITH_TRIGGER.match(clauses[-1].text) and (_THEN_STEP.search(
+                    clause.text) or not clauses[-1].actions and clause.actions and not (
+                    clauses[-1].text.rstrip(" *").endswith((".", "!", "?")))):
+                # 'If she becomes pregnant, call us; we will then check TSH every 4 weeks';
+                # 'If he is a carrier -> 25% risk; offer CVS': the risk is not yet the step
                 clause = dataclasses.replace(clause, mentions=tuple(
                     dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                     for m in clause.mentions))
@@ -855,12 +858,13 @@ def _split_after_letter(sentence: str) -> list[str]:
 
 # '... hold x 4 days -> NO bridging -> restart 48-72 h post-op': a step that takes back up what
 # was held is a sentence of its own, so it takes the held drug and not the bridge turned down.
-_ARROW_RESUME = re.compile(r"\s*->\s*(?=(?:then\s+)?(?:resume|restart|re-start|reinstate)\b)",
-                           re.IGNORECASE)
+_ARROW_RESUME = re.compile(r"\s*->\s*(?=(?:then\s+)?(?:resume|restart|re-start|reinstate|taper|"
+                           r"wean)\b)", re.IGNORECASE)
 
 
 def _split_arrow_steps(sentence: str) -> list[str]:
-    """A chain of steps split before a step that resumes what an earlier step held."""
+    """A chain of steps split before a step that resumes what an earlier step held, or
+    tapers what it started ('prednisone 80 mg daily x 4 wk -> taper over 4-6 wk')."""
     cuts = [(m.start(), m.end()) for m in _ARROW_RESUME.finditer(sentence)]
     starts, ends = [0, *(b for _, b in cuts)], [*(a for a, _ in cuts), len(sentence)]
     return [sentence[a:b] for a, b in zip(starts, ends, strict=True)]
@@ -916,9 +920,10 @@ def _pipeline() -> _Pipeline:
     # no emoticons: '(OTC): Stop' closes an aside and opens a label, it is no '):' face
     nlp.tokenizer.rules = {k: v for k, v in nlp.tokenizer.rules.items()
                            if any(c.isalnum() for c in k)}
-    # a sentence's period after a mixed-case name is no abbreviation's: 'ordered tTG-IgG.'
+    # a sentence's period after a mixed-case name is no abbreviation's: 'ordered tTG-IgG.',
+    # 'Assessment: IBS-D.'
     nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(
-        [*nlp.Defaults.suffixes, r"(?<=[a-z][A-Z])\."]).search
+        [*nlp.Defaults.suffixes, r"(?<=[a-z][A-Z])\.", r"(?<=[A-Z]-[A-Z])\."]).search
     concept_matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
     patterns = {}
     for term in lexicon.concept_terms():
@@ -968,8 +973,8 @@ _TERMINATED_BY = {category: {LATER, "NEXT"} for category in (
     POSSIBLE, PROBABLE, CONDITIONAL, TEMPORARY, HISTORICAL, FAMILY, ALTERNATIVE, COUNTERFACTUAL)}
 for _hedge in (POSSIBLE, PROBABLE):
     _TERMINATED_BY[_hedge] = _TERMINATED_BY[_hedge] | {"CLAUSE_BREAK"}
-_TERMINATED_BY[NEGATED] = {"NEG_END", "CLAUSE_BREAK", POSSIBLE, PROBABLE, CONDITIONAL, TEMPORARY,
-                           HISTORICAL, ALTERNATIVE, LATER}
+_TERMINATED_BY[NEGATED] = {"NEG_END", "CLAUSE_BREAK", POSSIBLE, PROBABLE, CONDITIONAL,
+                           TEMPORARY, HISTORICAL, ALTERNATIVE, LATER}
 
 
 def _variants(term: str) -> set[str]:
@@ -1023,7 +1028,17 @@ def _concept_spans(pipeline: _Pipeline, doc: Any) -> list[Any]:
     spans = _across_an_aside(doc, spans)
     spans = _new_across_descriptors(doc, spans)
     starts = {span.start for span in spans}
-    return [span for span in spans if not _verb_before_object(doc, span, starts)]
+    return [span for span in spans if not _verb_before_object(doc, span, starts)
+            and not _dose_size(doc, span) and not (  # 'plt 75K': thousands, not potassium
+                span.text == "K" and span.start and doc[span.start - 1].like_num
+                and not doc[span.start - 1].whitespace_)]
+
+
+def _dose_size(doc: Any, span: Any) -> bool:
+    """'Start low-dose amitriptyline', 'a high dose of': the size of a dose, no level."""
+    after = [t.lower_ for t in doc[span.end:span.end + 2]]
+    return span.text.lower() in ("low", "lower", "high", "higher", "very low") and (
+        after[:1] in (["dose"], ["doses"]) or after == ["-", "dose"])
 
 
 def _across_a_size(doc: Any, spans: list[Any]) -> list[Any]:
@@ -1197,6 +1212,12 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
         if doc[start].lower_ in ("load", "loads") and start and (
                 start in concept_ends or doc[start - 1].lower_ in _LOAD_BEFORE):
             continue  # 'a large calcium carbonate load', 'the salt load': a noun
+        if doc[start:end].text.lower() in ("first-line", "first line", "preferred") and (
+                end in concept_starts):
+            continue  # 'on first-line pembrolizumab': an adjective of the drug he is on
+        if doc[start].lower_ in ("giving", "gives") and start and doc[start - 1].text == "," and (
+                _YIELDED_VALUE.match(doc.text, doc[start].idx + len(doc[start]))):
+            continue  # '..., giving a kappa to lambda ratio of 1.88': a result, not a dose
         if doc[start].lower_ in ("rx", "prescription", "script") and start > 1 and (
                 doc[start - 2].lower_ in _DEMONSTRATIVES):
             continue  # 'Current thyroid Rx: levothyroxine 75 mcg'
@@ -1226,6 +1247,10 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
         copula = doc.char_span(match.start(1), match.end(1))
         if copula is not None and not any(i in taken for i in range(copula.start, copula.end)):
             sides.setdefault((copula.start, copula.end, "endorse"), set()).add("before")
+    for match in _TREAT_CONDITION_WITH.finditer(doc.text):
+        with_ = doc.char_span(match.start(1), match.end(1))
+        if with_ is not None and with_.start not in taken:
+            sides.setdefault((with_.start, with_.end, "start"), set()).add("before")
     for match in _IMPERATIVE_USE.finditer(doc.text):
         use = doc.char_span(match.start(1), match.end(1))
         if use is not None and use.start not in taken:
@@ -1236,6 +1261,8 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
     return sorted(((s, *s.label_.split("|")) for s in kept), key=lambda v: v[0].start)
 
 
+_YIELDED_VALUE = re.compile(r"\s+(?:an?|the)\s+(?:[\w/-]+\s+){0,5}?(?:ratio|score|total|"
+                           r"value|index|level|estimate|result)\b", re.IGNORECASE)
 # 'the treatment that matters most is weight loss', 'the mainstay of therapy is ...': the
 # copula after a subject that names the plan endorses what follows it.
 _ENDORSING_SUBJECT = re.compile(
@@ -1243,6 +1270,9 @@ _ENDORSING_SUBJECT = re.compile(
     r"recommendation|approach|management|choice|option)\b[^.;:(),\n]{0,30}?"
     r"\b(is|are|remains|will be)"
     r"\s+(?!not\b|no\b|a\s+poor|unclear|uncertain|limited|debated)", re.IGNORECASE)
+# 'treating his hepatitis C with glecaprevir/pibrentasvir': the drug after the disease treated.
+_TREAT_CONDITION_WITH = re.compile(r"\btreat(?:ing)?\s+(?:his|her|their|the|this)\s+"
+                                   r"(?:[\w.-]+\s+){1,4}?(with)\b", re.IGNORECASE)
 # 'use CGM instead', 'I would use chlorthalidone 12.5 mg': 'use' told as the instruction
 # (not 'use of NSAIDs', 'NSAID use', 'use caution with ...').
 _IMPERATIVE_USE = re.compile(
@@ -1410,6 +1440,17 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _negated_complements(text, mentions)
     mentions = _order_carried_past_then(mentions)
     mentions = _dash_verdict(text, mentions)
+    mentions = [dataclasses.replace(m, negated=True) if m.group == "finding" and (
+        _VERDICT_PAST_ASIDE.match(text, m.end)) else m for m in mentions]
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
+                if m.group == "drug" and m.action is None and _BEFORE_EVENT.search(
+                    text, 0, m.start) else m  # '6 months of abstinence before DAAs': a
+                for m in mentions]  # precondition of the drug, no plan of it yet
+    if nothing := _NOTHING_TO_RAISE.search(text):  # 'no paraprotein to raise MGRS'
+        mentions = [dataclasses.replace(m, negated=True, action=None)
+                    if m.group == "finding" and m.start >= nothing.end()
+                    and not re.search(r"[,;:(]|\band\b", text[nothing.end():m.start]) else m
+                    for m in mentions]
     mentions = _none_fit(text, mentions)
     mentions = _not_replaced(text, mentions)
     mentions = _not_let_lapse(text, mentions)
@@ -1644,7 +1685,8 @@ _NEGATED_GLOSS = re.compile(r"\b(?:not|no)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}\($", 
 # What a cause does not produce is denied of the cause, not of the patient.
 _NOT_CAUSED = re.compile(
     r"\b(?:does|do|did|would|will|can|could)\s*(?:not|n't)\s+(?:cause|explain|produce|lead\s+to|"
-    r"account\s+for)\s+(?:[\w-]+\s+){0,3}$", re.IGNORECASE)
+    r"account\s+for|treat|help|improve|work\s+for)\s+(?:[\w-]+\s+){0,3}$", re.IGNORECASE)
+# ('an antimuscarinic does not treat stress incontinence': the finding stands)
 # A finding as the subject of a rule or a hypothesis, not this patient's: 'Vegetations usually
 # sit on the upstream side', 'A vegetation large enough to embolize would not sit ...'.
 _GENERIC_SUBJECT = re.compile(r"^\W*(?:an?\s+)?(?:(?!her\b|his\b|their\b|this\b|that\b|the\b)"
@@ -1749,6 +1791,20 @@ def _order_carried_past_then(mentions: list[Mention]) -> list[Mention]:
     return [dataclasses.replace(m, action=first.action) if m.start > first.end
             and m.group == "test" and m.action is None and not m.negated
             and m.cue(LATER) == "then" else m for m in mentions]
+
+
+# 'A thrombotic microangiopathy (TTP or drug-induced TMA) is very unlikely': the verdict
+# after the aside that spells the finding out (an aside ends a negation's scope).
+_VERDICT_PAST_ASIDE = re.compile(
+    r"\s*\([^()]{1,80}\)\s*(?:is|are|was|were|seems|appears)?\s*(?:very\s+|highly\s+|quite\s+)?"
+    r"(?:unlikely|excluded|ruled out|not supported|not likely|not present)\b", re.IGNORECASE)
+
+
+_BEFORE_EVENT = re.compile(r"\bbefore\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
+# 'there is no paraprotein to raise monoclonal gammopathy of renal significance': no evidence
+# for the finding after it.
+_NOTHING_TO_RAISE = re.compile(r"\b(?:no|nothing|without)\s+(?:[\w-]+\s+){0,3}?to\s+(?:raise|"
+                               r"suggest|support|indicate)\b", re.IGNORECASE)
 
 
 def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
@@ -2010,7 +2066,8 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
     if concluded is not None and concluded.group == "finding" and concluded.action is None and (
             not text[arrow + 3:concluded.start].strip(" *")):
         return mentions  # 'renin high + K 5.6 -> mineralocorticoid under-replacement after ...'
-    planned = any(a.start > arrow for a in actions)
+    planned = any(a.start > arrow for a in actions) or any(  # 'only on new trigger (...) ->'
+        CONDITIONAL in m.statuses for m in mentions if m.start < arrow)
     triggers = [m.group(0) for m in _ARROW_TRIGGER.finditer(text, 0, arrow)]
     if section == "assessment":
         triggers = [t for t in triggers if t not in "<>"]
@@ -2238,7 +2295,8 @@ _GERUND_OPENS = re.compile(r"(?:^|[,;:(]\s*|\b(?:and|but|because|since|as|while|
 _EFFECTS = ("cause", "carry", "lead", "raise", "increase", "reduce", "lower", "risk", "make",
             "put", "expose", "trigger", "precipitate", "provoke", "result", "worsen", "unmask",
             "double", "outweigh", "push", "aggravate", "decrease", "impair", "block", "correct",
-            "fix", "help", "improve", "treat", "address", "explain", "change", "add")
+            "fix", "help", "improve", "treat", "address", "explain", "change", "add", "heighten",
+            "induce", "intensify", "promote")
 _EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'would make' (not 'to lower', 'raised')
     rf"[^,;:.()]{{0,60}}?\b(?:(?:would|could|can|may|might|will|does|did)\s+(?:not\s+)?"
     rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es)|carries)\b",

@@ -1,7 +1,8 @@
 """The safety checks' tables: maximum doses, harmful duplications, allergy cross-reactivity.
 
 Three TSV files in ``data/`` beside this module, one rule per row, every row with its source
-(a label or guideline and the fact it supports). Names are matched in lower case.
+(a label or guideline and the fact it supports), each with optional topic supplements
+(``max_doses.<topic>.tsv``) read after it. Names are matched in lower case.
 
 ``max_doses.tsv``: ``ingredient`` (the terminology's product ingredient, e.g.
 ``acetaminophen / oxycodone hydrochloride``), ``route``, ``component`` (for a combination, the
@@ -150,22 +151,31 @@ def cross_reactivities() -> tuple[CrossReactivity, ...]:
 
 
 def _rows(name: str) -> list[tuple[str, dict[str, str]]]:
-    text = resources.files("physbench_gym.grading").joinpath("data", name).read_text("utf-8")
-    reader = csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
-    header = tuple(next(reader, ()))
-    if header != _COLUMNS[name]:
-        raise SafetyDataError(f"{name}:1: header must be {' | '.join(_COLUMNS[name])}")
+    """The table's rows, from its main file and then its topic supplements
+    (``<file stem>.<topic>.tsv``, as the terminology tables): a task adds the rows of the
+    drugs it brings with the rest of its data."""
+    folder = resources.files("physbench_gym.grading").joinpath("data")
+    stem = name.removesuffix(".tsv")
+    files = [name] + sorted(entry.name for entry in folder.iterdir() if entry.name.startswith(
+        f"{stem}.") and entry.name.endswith(".tsv") and entry.name != name)
     rows = []
-    for line, fields in enumerate(reader, start=2):
-        if not fields:
-            continue
-        where = f"{name}:{line}"
-        if len(fields) != len(header):
-            raise SafetyDataError(f"{where}: expected {len(header)} fields, found {len(fields)}")
-        row = {key: value.strip() for key, value in zip(header, fields, strict=True)}
-        if not row["source"]:
-            raise SafetyDataError(f"{where}: empty source")
-        rows.append((where, row))
+    for file in files:
+        text = folder.joinpath(file).read_text("utf-8")
+        reader = csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
+        header = tuple(next(reader, ()))
+        if header != _COLUMNS[name]:
+            raise SafetyDataError(f"{file}:1: header must be {' | '.join(_COLUMNS[name])}")
+        for line, fields in enumerate(reader, start=2):
+            if not fields:
+                continue
+            where = f"{file}:{line}"
+            if len(fields) != len(header):
+                raise SafetyDataError(
+                    f"{where}: expected {len(header)} fields, found {len(fields)}")
+            row = {key: value.strip() for key, value in zip(header, fields, strict=True)}
+            if not row["source"]:
+                raise SafetyDataError(f"{where}: empty source")
+            rows.append((where, row))
     return rows
 
 

@@ -2113,3 +2113,205 @@ STOP_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["stop
 ])
 def test_reader_reads_a_trigger_past_an_aside(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+SPEP_NOT_ROUTINE = {"note_never": {"concept": ["spep"], "allow_contingency": True}}
+NO_IRON_STARTED = {"note_never": {"concept": ["flc_ratio", "iv_iron"], "action": ["start"]}}
+POLYCLONAL = {"note_finding": {"concept": ["polyclonal_flc_elevation"],
+                               "opposite": ["light_chain_mgus"]}}
+POLYCLONAL_STRICT = {"note_finding": {**POLYCLONAL["note_finding"], "strict": True}}
+PRENATAL_DX_IF_CARRIER = {"note_never": {"concept": ["prenatal_diagnosis"],
+                                         "action": ["start", "order", "refer", "endorse"],
+                                         "allow_contingency": True}}
+ORAL_IRON = {"note_decision": {"concept": ["oral_iron"], "action": ["start"]}}
+NO_OPIOID = {"note_never": {"concept": ["opioid"],
+                            "action": ["start", "resume", "continue", "endorse", "increase"]}}
+NO_COLONOSCOPY_PLANNED = {"note_never": {"concept": ["colonoscopy"],
+                                          "action": ["order", "endorse"]}}
+STOP_LISINOPRIL = {"note_decision": {"concept": ["lisinopril"], "action": ["stop"]}}
+START_TCA = {"note_decision": {"concept": ["amitriptyline"], "action": ["start"]}}
+IBS_D = {"note_finding": {"concept": ["ibs_diarrhea"]}}
+PLATELETS_61 = {"note_value": {"concept": ["platelets"], "value": 61}}
+NO_STEROID_COURSE = {"note_never": {"concept": ["corticosteroid"], "allow_contingency": True}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a test kept for a new trigger, past an arrow, is a contingency
+    (SPEP_NOT_ROUTINE, "P:\n- Retest only on new trigger (bone pain, Hb drop out of proportion) "
+     "-> SPEP/IFE + sFLC read vs renal range.", True),
+    (SPEP_NOT_ROUTINE, "P:\n- Retest in 6 months (bone pain, Hb drop out of proportion) "
+     "-> SPEP/IFE + sFLC read vs renal range.", False),
+    # '..., giving a ratio of' reports a result; giving a drug plans it
+    (NO_IRON_STARTED, "Kappa is 63.9 mg/L and lambda 34 mg/L, giving a kappa to lambda ratio "
+     "of 1.88.", True),
+    (NO_IRON_STARTED, "Hb 8.1 and ferritin 6, so I am giving IV iron 510 mg today.", False),
+    # 'plus' adds an affirmed finding to a negated one
+    (POLYCLONAL, "No M-protein plus a polyclonal FLC elevation, so no light-chain MGUS.", True),
+    (POLYCLONAL, "No M-protein and no polyclonal FLC elevation.", False),
+    # strict: a diagnosis left open as possible contradicts the one the note must commit to
+    (POLYCLONAL_STRICT, "Polyclonal FLC elevation from CKD; no light-chain MGUS.", True),
+    (POLYCLONAL_STRICT, "Polyclonal FLC elevation, though possible early light-chain MGUS.",
+     False),
+    (POLYCLONAL, "Polyclonal FLC elevation, though possible early light-chain MGUS.", True),
+    # an opening condition whose first consequence is a risk carries to the step after it
+    (PRENATAL_DX_IF_CARRIER, "If he is also a carrier, each pregnancy has a 25% risk of "
+     "thalassemia major, and she should be offered prenatal diagnosis by CVS.", True),
+    (PRENATAL_DX_IF_CARRIER, "He is also a carrier, each pregnancy has a 25% risk of "
+     "thalassemia major, and she should be offered prenatal diagnosis by CVS.", False),
+    # ... also onto the item's wrapped line, whose lowercase words before a colon are no label
+    (PRENATAL_DX_IF_CARRIER, "- If he is a carrier -> 25% risk of thalassemia major;\n"
+     "  offer prenatal dx: CVS or amnio.", True),
+    (PRENATAL_DX_IF_CARRIER, "- He is a carrier -> 25% risk of thalassemia major;\n"
+     "  offer prenatal dx: CVS or amnio.", False),
+    # what has not been tried yet is a reason, no refusal
+    (ORAL_IRON, "## Plan\nDo not give: IV iron now (oral iron not yet tried)\n"
+     "- Start ferrous sulfate 325 mg every other day.", True),
+    (ORAL_IRON, "## Plan\nDo not give: IV iron or oral iron now.\n"
+     "- Start ferrous sulfate 325 mg every other day.", False),
+    # a treatment said to be ineffective is turned down; a refill continues it
+    (NO_OPIOID, "Opioids are not an effective treatment for IBS pain, they can heighten visceral "
+     "pain over time (narcotic bowel syndrome).", True),
+    (NO_OPIOID, "Please do not refill the oxycodone.", True),
+    (NO_OPIOID, "Refill oxycodone-acetaminophen 5/325, #30, max 2 tablets a day.", False),
+    (NO_COLONOSCOPY_PLANNED, "A repeat colonoscopy or CT would not change management.", True),
+    (NO_COLONOSCOPY_PLANNED, "Book a repeat colonoscopy to settle the question.", False),
+    (STOP_LISINOPRIL, "Withhold lisinopril until the potassium is below 5.0.", True),
+    (STOP_LISINOPRIL, "Lisinopril can continue.", False),
+    # 'low-dose' sizes the dose: the verb still governs the drug
+    (START_TCA, "Start low-dose amitriptyline 10 mg at bedtime.", True),
+    (START_TCA, "Low-dose amitriptyline was tried in 2023.", False),
+    # a sentence's period after 'IBS-D'
+    (IBS_D, "Assessment: IBS-D.", True),
+    (IBS_D, "Assessment: IBS-C.", False),
+    # a grade's range is its definition, not the count
+    (PLATELETS_61, "Platelets 61 on 4/11. CTCAE grade 2 (plt 50-<75).", True),
+    (PLATELETS_61, "CTCAE grade 2 (plt 50-<75). Platelets 50 on 4/11.", False),
+    (PLATELETS_61, "Platelets 61. A count between 50 and 75 makes it CTCAE grade 2.", True),
+    # a dosed bridge until the next visit is planned now, not a contingency
+    (NO_STEROID_COURSE, "Hold prednisone until the follow-up visit.", True),
+    (NO_STEROID_COURSE, "Plan: prednisone 10 mg every other day, continued until the follow-up "
+     "visit.", False),
+])
+def test_reader_reads_triggers_results_refusals_and_ranges(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+@pytest.mark.parametrize(("text", "value", "high"), [
+    ("Deliver between 36 0/7 and 39 0/7 weeks.", 36, 39),
+    ("Deliver at 37+0 weeks.", 37, None),
+    ("Deliver at 36 3/7 weeks.", 36.4, None),
+    ("Abdominal ultrasound twice a year.", 6, None),
+])
+def test_gestational_ages_and_yearly_frequencies_are_read_in_weeks_and_months(text, value,
+                                                                            high):
+    found = [q for c in read_note(text).clauses for q in c.quantities]
+    assert [(q.value, q.high) for q in found] == [(value, high)]
+
+
+NO_LIVER_BIOPSY = {"note_never": {"concept": ["liver_biopsy"]}}
+NO_PLATELET_TRANSFUSION = {"note_never": {"concept": ["platelet_transfusion"]}}
+PEMBROLIZUMAB_HELD = {"note_decision": {"concept": ["pembrolizumab"], "action": ["stop"]}}
+FIB4_2_2 = {"note_value": {"concept": ["fib4"], "value": 2.2, "tolerance": 0.1}}
+PREDNISONE_1_MG_KG = {"note_decision": {"concept": ["prednisone"], "action": ["start"],
+                                        "dose": {"min": 60, "max": 100, "unit": "mg"},
+                                        "every": {"min": 1, "max": 1}}}
+ITP_NOT_TMA = {"note_finding": {"concept": ["immune_thrombocytopenia"],
+                                "opposite": ["thrombotic_microangiopathy"]}}
+NO_MGRS = {"note_finding": {"concept": ["polyclonal_flc_elevation"],
+                            "opposite": ["light_chain_mgrs"]}}
+POTASSIUM_4_1 = {"note_value": {"concept": ["potassium_test"], "value": 4.1}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a struck-out item inside a line, and a 'Do not give' heading over its list
+    (NO_LIVER_BIOPSY, "## Plan\n- Ursodiol 300 mg 3 times daily -> \u2717 liver biopsy  "
+     "\u2717 ERCP", True),
+    (NO_LIVER_BIOPSY, "## Plan\n- Ursodiol 300 mg 3 times daily -> liver biopsy", False),
+    (NO_PLATELET_TRANSFUSION, "## Do not give\n- Platelet transfusion\n- Aspirin", True),
+    (NO_PLATELET_TRANSFUSION, "## Give today\n- Platelet transfusion", False),
+    # 'on first-line pembrolizumab' names what he is on; it is no decision about it
+    (PEMBROLIZUMAB_HELD, "#2 Lung adenocarcinoma on first-line pembrolizumab\n"
+     "- Hold pembrolizumab until platelets recover.", True),
+    (PEMBROLIZUMAB_HELD, "#2 Lung adenocarcinoma on first-line pembrolizumab\n"
+     "- Pembrolizumab is first-line and should continue.", False),
+    # a result after the inputs a score was calculated from
+    (FIB4_2_2, "FIB-4 calculated from those April labs, age 58, is 2.2.", True),
+    (FIB4_2_2, "FIB-4 calculated from those April labs, age 58, is 3.4.", False),
+    # a dosed start, then '-> taper' as the later step
+    (PREDNISONE_1_MG_KG, "## Recs\n- Prednisone 80 mg PO daily (~1 mg/kg) x 4 wk -> taper over "
+     "4-6 wk.", True),
+    (PREDNISONE_1_MG_KG, "## Recs\n- Prednisone 20 mg PO daily x 4 wk -> taper over 4-6 wk.",
+     False),
+    # verdicts past an aside, after a label or an arrow, and over a list
+    (ITP_NOT_TMA, "Immune thrombocytopenia from pembrolizumab. A thrombotic microangiopathy "
+     "(TTP or drug-induced TMA) is very unlikely.", True),
+    (ITP_NOT_TMA, "Immune thrombocytopenia from pembrolizumab. A thrombotic microangiopathy "
+     "(TTP or drug-induced TMA) is likely too.", False),
+    (ITP_NOT_TMA, "Immune thrombocytopenia. TMA / marrow process -> not supported.", True),
+    (ITP_NOT_TMA, "Immune thrombocytopenia. TMA / marrow process -> supported.", False),
+    (ITP_NOT_TMA, "Immune thrombocytopenia. TMA: not supported (no schistocytes).", True),
+    (ITP_NOT_TMA, "Immune thrombocytopenia. Differential considered and not supported: "
+     "TTP/TMA, DIC.", True),
+    (ITP_NOT_TMA, "Immune thrombocytopenia. TMA -> no (no schistocytes).", True),
+    (ITP_NOT_TMA, "Immune thrombocytopenia. TMA -> yes (schistocytes).", False),
+    (NO_MGRS, "Polyclonal FLC elevation; there is no paraprotein to raise monoclonal "
+     "gammopathy of renal significance.", True),
+    (NO_MGRS, "Polyclonal FLC elevation; the paraprotein raises monoclonal gammopathy of "
+     "renal significance.", False),
+    # '75K' is a count in thousands, not potassium
+    (POTASSIUM_4_1, "Plt 61K, K 4.1.", True),
+    (POTASSIUM_4_1, "Plt 61, K 5.1.", False),
+])
+def test_reader_reads_struck_items_verdicts_and_later_steps(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+SPHINCTER_NOT_CAUDA = {"note_finding": {"concept": ["anal_sphincter_weakness"],
+                                        "opposite": ["cauda_equina_syndrome", "fecal_impaction"]}}
+NO_OTHER_ANTIMUSCARINIC = {"note_never": {"concept": ["bladder_antimuscarinic"]}}
+STRESS_INCONTINENCE = {"note_finding": {"concept": ["stress_urinary_incontinence"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    (SPHINCTER_NOT_CAUDA, "Anal sphincter weakness. Nor do I think this is a cauda equina "
+     "problem: perianal sensation is preserved.", True),
+    (SPHINCTER_NOT_CAUDA, "Anal sphincter weakness. I do think this is a cauda equina problem: "
+     "perianal sensation is reduced.", False),
+    # a list under a heading that sets its items aside
+    (SPHINCTER_NOT_CAUDA, "Assessment: anal sphincter weakness.\n\nI considered and think "
+     "unlikely:\n- Overflow from fecal impaction - the rectal vault was empty.", True),
+    (SPHINCTER_NOT_CAUDA, "Assessment: anal sphincter weakness.\n\nI also think likely:\n"
+     "- Overflow from fecal impaction - the rectal vault was full.", False),
+    (NO_OTHER_ANTIMUSCARINIC, "Plan: Stop oxybutynin; no alternative bladder antimuscarinic.",
+     True),
+    (NO_OTHER_ANTIMUSCARINIC, "Plan: Stop oxybutynin; an alternative bladder antimuscarinic "
+     "is reasonable.", False),
+    # what a drug does not treat is still the diagnosis
+    (STRESS_INCONTINENCE, "Stress urinary incontinence. Stop the oxybutynin, it does not treat "
+     "stress incontinence.", True),
+    (STRESS_INCONTINENCE, "Stop the oxybutynin. This is not stress incontinence.", False),
+    # a grade's range spoken as 'fifty to under seventy-five'
+    (PLATELETS_61, "Platelets 61. Grade two by CTCAE, that is platelets fifty to under "
+     "seventy-five.", True),
+    (PLATELETS_61, "Grade two by CTCAE. Platelets are fifty today.", False),
+])
+def test_reader_reads_set_aside_diagnoses_and_spoken_ranges(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+START_DAA = {"note_decision": {"concept": ["hcv_daa"], "action": ["start", "refer"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a drug after 'before' is what a precondition leads to, not yet a plan of it
+    (START_DAA, "## Recs\n- Require 6 months of complete alcohol abstinence before DAAs.", False),
+    (START_DAA, "## Recs\n- Check HBsAg, then start glecaprevir/pibrentasvir for 8 weeks.", True),
+    (START_DAA, "## Recs\n- He should be treated with glecaprevir/pibrentasvir for 8 weeks.",
+     True),
+    (START_DAA, "## Recs\n- I recommend treating his hepatitis C with glecaprevir/pibrentasvir.",
+     True),
+    (START_DAA, "## History\n- His hepatitis C was never treated.", False),
+])
+def test_reader_reads_a_precondition_and_a_treatment_told_with_its_disease(grade, spec, note,
+                                                                           passed):
+    assert grade(spec, note) is passed

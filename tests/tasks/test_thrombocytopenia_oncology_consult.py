@@ -270,11 +270,10 @@ test_read_now_correct, test_read_now_wrong = note_probes(TASK, CORRECT[-8:], WRO
 
 # Phrasings the shared note reader misreads today (reported; strict xfail, so that a reader fix
 # shows up here). Correct notes that fail:
+# 'no clumps to suggest X' negates X
+CORRECT += [(ITP, "Platelets 71. Primary ITP. No clumps to suggest pseudothrombocytopenia. HIV "
+                  "and HCV testing ordered. Observation. No bone marrow biopsy.")]
 READER_GAPS_CORRECT = [
-    # 'no clumps to suggest X' not read as negating X
-    (ITP, "thrombocytopenia_interpreted",
-     "Platelets 71. Primary ITP. No clumps to suggest pseudothrombocytopenia. HIV and HCV testing "
-     "ordered. Observation. No bone marrow biopsy."),
     # an exception clause keeps the avoid decision from being read
     (ITP, "marrow_question_answered",
      "Platelets 71. ITP. HIV and HCV testing ordered. Observation. No bone marrow biopsy unless "
