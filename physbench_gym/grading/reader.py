@@ -857,15 +857,16 @@ def _split_after_letter(sentence: str) -> list[str]:
 
 
 # '... hold x 4 days -> NO bridging -> restart 48-72 h post-op': a step that takes back up what
-# was held is a sentence of its own, so it takes the held drug and not the bridge turned down.
-_ARROW_RESUME = re.compile(r"\s*->\s*(?=(?:then\s+)?(?:resume|restart|re-start|reinstate|taper|"
+# was held (or tapers what was started) is a sentence of its own, so it takes the held drug and
+# not the bridge turned down.
+_ARROW_NEXT_STEP = re.compile(r"\s*->\s*(?=(?:then\s+)?(?:resume|restart|re-start|reinstate|taper|"
                            r"wean)\b)", re.IGNORECASE)
 
 
 def _split_arrow_steps(sentence: str) -> list[str]:
     """A chain of steps split before a step that resumes what an earlier step held, or
     tapers what it started ('prednisone 80 mg daily x 4 wk -> taper over 4-6 wk')."""
-    cuts = [(m.start(), m.end()) for m in _ARROW_RESUME.finditer(sentence)]
+    cuts = [(m.start(), m.end()) for m in _ARROW_NEXT_STEP.finditer(sentence)]
     starts, ends = [0, *(b for _, b in cuts)], [*(a for a, _ in cuts), len(sentence)]
     return [sentence[a:b] for a, b in zip(starts, ends, strict=True)]
 
@@ -1261,6 +1262,7 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
     return sorted(((s, *s.label_.split("|")) for s in kept), key=lambda v: v[0].start)
 
 
+# '..., giving a kappa to lambda ratio of 1.88': what a calculation gives.
 _YIELDED_VALUE = re.compile(r"\s+(?:an?|the)\s+(?:[\w/-]+\s+){0,5}?(?:ratio|score|total|"
                            r"value|index|level|estimate|result)\b", re.IGNORECASE)
 # 'the treatment that matters most is weight loss', 'the mainstay of therapy is ...': the
@@ -1440,17 +1442,8 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _negated_complements(text, mentions)
     mentions = _order_carried_past_then(mentions)
     mentions = _dash_verdict(text, mentions)
-    mentions = [dataclasses.replace(m, negated=True) if m.group == "finding" and (
-        _VERDICT_PAST_ASIDE.match(text, m.end)) else m for m in mentions]
-    mentions = [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
-                if m.group == "drug" and m.action is None and _BEFORE_EVENT.search(
-                    text, 0, m.start) else m  # '6 months of abstinence before DAAs': a
-                for m in mentions]  # precondition of the drug, no plan of it yet
-    if nothing := _NOTHING_TO_RAISE.search(text):  # 'no paraprotein to raise MGRS'
-        mentions = [dataclasses.replace(m, negated=True, action=None)
-                    if m.group == "finding" and m.start >= nothing.end()
-                    and not re.search(r"[,;:(]|\band\b", text[nothing.end():m.start]) else m
-                    for m in mentions]
+    mentions = _unsupported_findings(text, mentions)
+    mentions = _preconditions(text, mentions)
     mentions = _none_fit(text, mentions)
     mentions = _not_replaced(text, mentions)
     mentions = _not_let_lapse(text, mentions)
@@ -1793,18 +1786,38 @@ def _order_carried_past_then(mentions: list[Mention]) -> list[Mention]:
             and m.cue(LATER) == "then" else m for m in mentions]
 
 
-# 'A thrombotic microangiopathy (TTP or drug-induced TMA) is very unlikely': the verdict
-# after the aside that spells the finding out (an aside ends a negation's scope).
+def _unsupported_findings(text: str, mentions: list[Mention]) -> list[Mention]:
+    """Findings denied where a negation cannot reach them: by a verdict after the aside that
+    spells them out ('A thrombotic microangiopathy (TTP or drug-induced TMA) is very
+    unlikely'; an aside ends a negation's scope), or as what nothing points to ('there is no
+    paraprotein to raise monoclonal gammopathy of renal significance')."""
+    nothing = _NOTHING_TO_RAISE.search(text)
+    out = []
+    for m in mentions:
+        if m.group == "finding" and nothing and m.start >= nothing.end() and not (
+                _NEW_PART.search(text, nothing.end(), m.start)):
+            m = dataclasses.replace(m, negated=True, action=None)
+        elif m.group == "finding" and _VERDICT_PAST_ASIDE.match(text, m.end):
+            m = dataclasses.replace(m, negated=True)
+        out.append(m)
+    return out
+
+
+def _preconditions(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'6 months of abstinence before DAAs': a drug named after 'before' without a verb is
+    what a precondition leads to, no plan of it yet."""
+    return [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
+            if m.group == "drug" and m.action is None and _BEFORE_EVENT.search(text, 0, m.start)
+            else m for m in mentions]
+
+
 _VERDICT_PAST_ASIDE = re.compile(
     r"\s*\([^()]{1,80}\)\s*(?:is|are|was|were|seems|appears)?\s*(?:very\s+|highly\s+|quite\s+)?"
     r"(?:unlikely|excluded|ruled out|not supported|not likely|not present)\b", re.IGNORECASE)
-
-
-_BEFORE_EVENT = re.compile(r"\bbefore\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
-# 'there is no paraprotein to raise monoclonal gammopathy of renal significance': no evidence
-# for the finding after it.
 _NOTHING_TO_RAISE = re.compile(r"\b(?:no|nothing|without)\s+(?:[\w-]+\s+){0,3}?to\s+(?:raise|"
                                r"suggest|support|indicate)\b", re.IGNORECASE)
+_NEW_PART = re.compile(r"[,;:(]|\band\b", re.IGNORECASE)  # where what nothing points to ends
+_BEFORE_EVENT = re.compile(r"\bbefore\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
 
 
 def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
