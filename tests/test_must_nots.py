@@ -430,6 +430,9 @@ ALLOWANCES = [
      "A repeat colonoscopy is a reasonable option if she wants reassurance."),
     ("chronic_abdominal_pain_bowel", "repeat colonoscopy or CT",
      "A CT abdomen and pelvis may also be considered now."),
+    ("liver_enzymes_fibrosis_workup", "liver biopsy",
+     "A liver biopsy is a reasonable option if he wants a definitive stage."),
+    ("liver_enzymes_fibrosis_workup", "liver biopsy", "Liver biopsy may also be considered now."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -504,6 +507,7 @@ TURN_DOWNS = {
     "mgus_in_ckd": "No bone marrow biopsy, no skeletal imaging, no kidney biopsy and no routine "
                    "SPEP or free light chain monitoring.",
     "chronic_abdominal_pain_bowel": "No opioids for IBS pain, and no repeat colonoscopy or CT.",
+    "liver_enzymes_fibrosis_workup": "No liver biopsy: elastography will stage him.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

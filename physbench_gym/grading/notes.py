@@ -1556,13 +1556,16 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
             decision = "endorse"
         offered = mention.has(POSSIBLE, ALTERNATIVE) and any(  # 'could be stopped, or
             a.kind in args.action and not a.negated for a in mention.later)  # continued'
-        if decision in args.action or offered or decision == "allow" and not set(
+        then = any(a.decision in args.action and _THEN_BEFORE.search(clause.text, 0, a.start)
+                   for a in mention.later)  # 'ultrasound every 6 months until SVR, then stop'
+        if decision in args.action or offered or then or decision == "allow" and not set(
                 args.action).isdisjoint(_POSITIVE_PLAN):  # allowing a must-never plans it
             return CheckpointResult(False, f"plans or allows it ('{label}'): "
                                            f"\"{clause.text[:90]}\"")
     return CheckpointResult(True, f"'{label}' respected")
 
 
+_THEN_BEFORE = re.compile(r"\b(?:then|thereafter|after that)[\s,]*$", re.IGNORECASE)
 # 'X may replace Y', 'X is an acceptable alternative to Y', 'X instead of Y'.
 _IN_PLACE_OF = re.compile(r"\b(?:replac\w*|instead of|in place of|alternatives? to|"
                           r"substitut\w*|in lieu of|rather than|swap\w*)\b", re.IGNORECASE)

@@ -1461,8 +1461,9 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 and line.section != "history" and not past_dated
                 and not _PAST_VERB.search(text) and {
                     c.text.lower() for c in m.cues if c.category == HISTORICAL} <= {
-                    "at baseline", "baseline"} and m.cue(HISTORICAL)
-                else m for m in mentions]  # 'Eye exam at baseline and yearly': a test to do
+                    "at baseline", "baseline", "before treatment", "pre-treatment"}
+                and m.cue(HISTORICAL) else m
+                for m in mentions]  # 'Eye exam at baseline and yearly': a test to do
     mentions = [dataclasses.replace(m, statuses=m.statuses | {ATTRIBUTE})
                 if m.action is None and not m.negated and _LABEL_AFTER.match(text, m.end) and any(
                     o.start > m.end and o.concepts & m.concepts

@@ -2315,3 +2315,24 @@ START_DAA = {"note_decision": {"concept": ["hcv_daa"], "action": ["start", "refe
 def test_reader_reads_a_precondition_and_a_treatment_told_with_its_disease(grade, spec, note,
                                                                            passed):
     assert grade(spec, note) is passed
+
+
+KEEP_ULTRASOUND = {"note_never": {"concept": ["abdominal_ultrasound"],
+                                  "action": ["stop", "avoid"]}}
+NO_LIVER_BIOPSY = {"note_never": {"concept": ["liver_biopsy"],
+                                  "action": ["order", "start", "implicit"]}}
+NO_ARB_PLANNED = {"note_never": {"concept": ["arb"], "action": ["start", "endorse"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a must-not is broken by a step planned for later ('..., then stop')
+    (KEEP_ULTRASOUND, "Plan:\n- Liver ultrasound every 6 months for 2 years, then stop.", False),
+    (KEEP_ULTRASOUND, "Plan:\n- Liver ultrasound every 6 months, lifelong.", True),
+    # a later verb that is not a next step ('given pregnancy plans') plans nothing
+    (NO_ARB_PLANNED, "Plan:\n- Avoid ACEi/ARB given pregnancy plans.", True),
+    # a test 'before treatment' in a plan line is a test to do, in a history a past one
+    (NO_LIVER_BIOPSY, "Plan:\n- Liver biopsy to confirm cirrhosis before treatment.", False),
+    (NO_LIVER_BIOPSY, "History:\n- Liver biopsy before treatment showed F2 fibrosis.", True),
+])
+def test_reader_reads_a_later_stop_and_a_test_before_treatment(grade, spec, note, passed):
+    assert grade(spec, note) is passed

@@ -4,8 +4,6 @@ elastography; high: presumed cirrhosis, ultrasound every 6 months)."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.tasks.helpers import branch_probes, note_probes, values
 
 TASK = "liver_enzymes_fibrosis_workup"
@@ -100,18 +98,17 @@ WRONG = [
                              "Continue HCC surveillance after SVR. No liver biopsy."),
     (LOW, "plan_documented", "FIB-4 1.14, low. Start glecaprevir/pibrentasvir for 8 weeks. "
                              "Ultrasound with AFP every 6 months. No liver biopsy."),
-    # known reader gaps (review findings 1 and 3): 'before treatment' is read as history, and
-    # 'until SVR ..., then stop' is not read as ending the surveillance
-    pytest.param(HIGH, "plan_documented", "FIB-4 5.0, high. Start glecaprevir/pibrentasvir for "
-                 "8 weeks. Liver ultrasound every 6 months for HCC surveillance. Liver biopsy to "
-                 "confirm cirrhosis before treatment.",
-                 marks=pytest.mark.xfail(reason="reader: 'X before treatment' read as history",
-                                         strict=False)),
-    pytest.param(HIGH, "plan_documented", "FIB-4 5.0, high. Start glecaprevir/pibrentasvir for "
-                 "8 weeks. Liver ultrasound every 6 months until SVR is confirmed, then stop "
-                 "surveillance. No liver biopsy.",
-                 marks=pytest.mark.xfail(reason="reader: 'until <event>, then stop' is no stop",
-                                         strict=False)),
+    # review finding 1: a biopsy 'before treatment' is planned, not past
+    (HIGH, "plan_documented", "FIB-4 5.0, high. Start glecaprevir/pibrentasvir for 8 weeks. "
+                              "Liver ultrasound every 6 months for HCC surveillance. Liver biopsy "
+                              "to confirm cirrhosis before treatment."),
+    # review finding 3: surveillance stopped after cure in cirrhosis
+    (HIGH, "plan_documented", "FIB-4 5.0, high. Start glecaprevir/pibrentasvir for 8 weeks. "
+                              "Liver ultrasound every 6 months until SVR is confirmed, then stop "
+                              "surveillance. No liver biopsy."),
+    (HIGH, "plan_documented", "FIB-4 5.0, high. Start glecaprevir/pibrentasvir for 8 weeks. "
+                              "Liver ultrasound every 6 months for 2 years after SVR, then stop. "
+                              "No liver biopsy."),
     (HIGH, "plan_documented", "FIB-4 5.0, high; cirrhosis presumed. Start "
                               "sofosbuvir/velpatasvir for 12 weeks. No HCC surveillance needed. "
                               "No liver biopsy."),
