@@ -433,6 +433,10 @@ ALLOWANCES = [
     ("liver_enzymes_fibrosis_workup", "liver biopsy",
      "A liver biopsy is a reasonable option if he wants a definitive stage."),
     ("liver_enzymes_fibrosis_workup", "liver biopsy", "Liver biopsy may also be considered now."),
+    ("dual_incontinence_workup", "other bladder antimuscarinic",
+     "Solifenacin 5 mg daily is a reasonable alternative if she prefers a bladder medicine."),
+    ("dual_incontinence_workup", "other bladder antimuscarinic",
+     "Tolterodine may also be considered for urgency."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -508,6 +512,8 @@ TURN_DOWNS = {
                    "SPEP or free light chain monitoring.",
     "chronic_abdominal_pain_bowel": "No opioids for IBS pain, and no repeat colonoscopy or CT.",
     "liver_enzymes_fibrosis_workup": "No liver biopsy: elastography will stage him.",
+    "dual_incontinence_workup": "Stop oxybutynin, and no other bladder antimuscarinic such as "
+                                "solifenacin or tolterodine.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

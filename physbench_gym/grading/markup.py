@@ -644,6 +644,10 @@ def _heads_a_list(line: str, rest: list[str]) -> bool:
             and not re.search(r"\d|[.?!;,]$", line) and ":" not in line.rstrip(":")[:-1])
 
 
+_SPOKEN_HEADING = re.compile(r"^([A-Z][a-z]+(?: [a-z]+)?)\.\s+((?:number|item|point)\s+(?:one|1)\b"
+                             r".*|(?:first(?:ly)?|1[.)])[\s,].*)$", re.IGNORECASE)
+
+
 def _heading(line: str) -> tuple[str, str] | None:
     """(title, text after it) when the line is a heading: '# Plan', '**Plan**', 'PLAN:'."""
     match = _HEADING.match(line)
@@ -654,6 +658,9 @@ def _heading(line: str) -> tuple[str, str] | None:
         return bold.group(2).rstrip(": ."), _inline(bold.group(3))
     if line.endswith(":") and len(line) <= 60 and section_of(_inline(line[:-1])):
         return _inline(line[:-1]), ""
+    spoken = _SPOKEN_HEADING.match(line)  # 'Recommendations. Number one, hold ...': a dictated
+    if spoken and section_of(spoken.group(1)) in ("plan", "assessment"):  # title over its list
+        return spoken.group(1), _inline(spoken.group(2))
     if (len(line) <= 40 and len(line.split()) <= 5 and not re.search(r":\s*\S|\d", line)
             and not _BULLET.match(line)  # '- Home sleep apnea testing' is an item
             and not (line.endswith(".") and len(line.split()) > 2)

@@ -572,6 +572,9 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
             role = ""  # 'start him on apixaban 5 mg': the new dose, not the current one
         if role == "from" and quantity.unit not in _DOSE_UNITS and _CURRENT_RESULT.search(before):
             role = ""  # 'current LDL 132 mg/dL' is today's result, no dose being replaced
+        if role == "from" and quantity.unit not in _DOSE_UNITS and re.search(
+                r"\bwas\s*$", before, re.IGNORECASE):
+            role = ""  # 'his platelet count at your visit was 61 x10^3/uL': a result
         if role == "duration" and quantity.unit not in ("d", "wk", "mo", "y", "h", "dose"):
             role = ""
         after = clause[quantity.end:quantity.end + 40]

@@ -1447,6 +1447,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _none_fit(text, mentions)
     mentions = _not_replaced(text, mentions)
     mentions = _not_let_lapse(text, mentions)
+    mentions = _shared_predicate(text, mentions)
     mentions = _causes_of_a_finding(text, mentions)
     mentions = _aside_like_its_head(text, mentions)
     mentions = _in_the_role_of(text, mentions)
@@ -1964,6 +1965,23 @@ def _not_let_lapse(text: str, mentions: list[Mention]) -> list[Mention]:
     return out
 
 
+def _shared_predicate(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'observation without steroids and a weekly CBC would also be reasonable': a verdict
+    after a coordinated subject judges each of its members, not only the nearest."""
+    out = list(mentions)
+    for i in range(len(out) - 2, -1, -1):
+        first, second = out[i], out[i + 1]
+        if (first.action is None and not first.negated and second.action is not None
+                and second.action.kind in ("allow", "endorse") and not second.negated
+                and second.action.start >= second.end
+                and _COORDINATED.fullmatch(text, first.end, second.start)):
+            out[i] = dataclasses.replace(first, action=second.action,
+                                         deciding=second.deciding)
+    return out
+
+
+_COORDINATED = re.compile(r"\s*,?\s*(?:and|or|plus)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?",
+                          re.IGNORECASE)
 _NOT_LET = re.compile(r"\b(?:do\s+not|don't|never|not)\s+let\s+(?:the\s+|her\s+|his\s+)?$",
                       re.IGNORECASE)
 _LAPSE = re.compile(r"\s+(?:lapse|run\s+out|stop|be\s+(?:stopped|missed|delayed|interrupted)|"
@@ -2122,6 +2140,9 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
             and doc[d.end].lower_ == "dose"))]  # 'last Pradaxa dose 5 days before surgery'
         if held:  # 'hold the diphenhydramine until ...; he may resume it': the held drug
             drugs = held
+        if not earlier and (asked := _asked_before(line, line_starts)) is not None:
+            earlier = [s for s in concepts if line_of(s.start_char) is asked]
+            drugs = [s for s in earlier if _span_group(s) == "drug"]
         if kind == "resume" and not held and id(line) in stopped:
             # 'he stops it 4 days before, no bridging with Lovenox, and he restarts it ...'
             ids = stopped[id(line)]
@@ -2144,6 +2165,17 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
             ids = ",".join(sorted(_span_concepts(tests[-1])))
             added.append(Span(doc, one.start, one.end, label=f"REF|test|{ids}"))
     return sorted(concepts + added, key=lambda s: s.start)
+
+
+def _asked_before(line: Line, line_starts: list[tuple[int, Line]]) -> Line | None:
+    """The question a line answers: 'Should I continue or increase the oxybutynin?' over
+    'Neither - please stop it.' (the line just before it, when it asks)."""
+    order = list(dict.fromkeys(id(li) for _, li in line_starts))
+    by_id = {id(li): li for _, li in line_starts}
+    at = order.index(id(line))
+    previous = by_id[order[at - 1]] if at else None
+    return previous if previous is not None and previous.text.rstrip(" *_:").endswith(
+        "?") else None
 
 
 # A repeat of the test just named: 'a CT now and the second one at 18-24 months'.

@@ -2336,3 +2336,38 @@ NO_ARB_PLANNED = {"note_never": {"concept": ["arb"], "action": ["start", "endors
 ])
 def test_reader_reads_a_later_stop_and_a_test_before_treatment(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+STOP_OXYBUTYNIN = {"note_decision": {"concept": ["oxybutynin"], "action": ["stop"]}}
+START_PREDNISONE = {"note_decision": {"concept": ["prednisone"], "action": ["start"]}}
+NO_STEROID_FREE_OBSERVATION = {"note_never": {"concept": ["steroid_free_observation"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # what to come back for is no finding of today
+    (SPHINCTER_NOT_CAUDA, "Anal sphincter weakness. Return precautions for cauda equina "
+     "syndrome: saddle numbness or leg weakness.", True),
+    (SPHINCTER_NOT_CAUDA, "Anal sphincter weakness. Signs of cauda equina syndrome: saddle "
+     "numbness and leg weakness.", False),
+    # 'it' in an answer stands for what the question asked about
+    (STOP_OXYBUTYNIN, "**Q: Should I continue or increase the oxybutynin?**\nA: Neither - "
+     "please stop it.", True),
+    (STOP_OXYBUTYNIN, "**Q: Should I continue or increase the oxybutynin?**\nA: Neither - "
+     "she can decide.", False),
+    # a result told in the past tense is the result, not a dose replaced
+    (PLATELETS_61, "His platelet count at your visit was 61 x10^3/uL.", True),
+    (PLATELETS_61, "His platelet count at your visit was 75 x10^3/uL.", False),
+    # a dictated title over its spoken list opens that section
+    (START_PREDNISONE, "Recommendations. Number one, hold the pembrolizumab. Number two, "
+     "prednisone eighty milligrams by mouth once daily.", True),
+    (START_PREDNISONE, "Background. Number one, he took pembrolizumab. Number two, "
+     "prednisone eighty milligrams by mouth once daily.", False),
+    # a verdict after a coordinated subject judges each member
+    (NO_STEROID_FREE_OBSERVATION, "Plan:\n- Prednisone 80 mg daily. Alternatively, since he "
+     "has only dry purpura, observation without steroids and a weekly CBC would also be "
+     "reasonable.", False),
+    (NO_STEROID_FREE_OBSERVATION, "Plan:\n- Prednisone 80 mg daily; observation without "
+     "steroids is not advised, and a weekly CBC would be reasonable.", True),
+])
+def test_reader_reads_return_precautions_answers_and_spoken_lists(grade, spec, note, passed):
+    assert grade(spec, note) is passed

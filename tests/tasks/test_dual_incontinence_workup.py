@@ -75,14 +75,18 @@ Plan:
     (None, SPHINCTER_NOTE.replace(
         "anal sphincter weakness after her obstetric anal sphincter injury",
         "a weak external anal sphincter from the third-degree tear")),
-    (None, SPHINCTER_NOTE.replace("PVR 35 mL", "bladder scan voided 260 mL, residual volume 35 mL")),
+    (None, SPHINCTER_NOTE.replace("PVR 35 mL",
+                                  "bladder scan voided 260 mL, residual volume 35 mL")),
     # finding 8: the repeat scan timed by the disimpaction
     (OVERFLOW, OVERFLOW_NOTE.replace(
         "Repeat bladder scan in 2 weeks after disimpaction.",
-        "I ordered a repeat post-void residual bladder scan in 1-2 weeks once she is disimpacted.")),
+        "I ordered a repeat post-void residual bladder scan in 1-2 weeks once she is "
+        "disimpacted.")),
     # findings 2, 3: other names of the lumbar MRI and of retention
-    (CAUDA, CAUDA_NOTE.replace("Urinary retention, PVR 620 mL", "Urine retention, PVR 620 mL")),
-    (CAUDA, "Assessment: suspected cauda equina syndrome. She is in retention with a PVR of 620 mL.\n"
+    (CAUDA, CAUDA_NOTE.replace("Urinary retention, PVR 620 mL",
+                               "Urine retention, PVR 620 mL")),
+    (CAUDA, "Assessment: suspected cauda equina syndrome. She is in retention with a PVR of "
+            "620 mL.\n"
             "Plan:\n- Urgent lumbar MRI today and same-day spine surgery assessment.\n"
             "- Stop oxybutynin."),
 ]
