@@ -437,6 +437,10 @@ ALLOWANCES = [
      "Solifenacin 5 mg daily is a reasonable alternative if she prefers a bladder medicine."),
     ("dual_incontinence_workup", "other bladder antimuscarinic",
      "Tolterodine may also be considered for urgency."),
+    ("thrombocytopenia_immunotherapy", "platelet transfusion",
+     "A platelet transfusion is a reasonable option if he prefers."),
+    ("thrombocytopenia_immunotherapy", "observation without prednisone",
+     "Observation without steroids would also be reasonable if he prefers."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -514,6 +518,8 @@ TURN_DOWNS = {
     "liver_enzymes_fibrosis_workup": "No liver biopsy: elastography will stage him.",
     "dual_incontinence_workup": "Stop oxybutynin, and no other bladder antimuscarinic such as "
                                 "solifenacin or tolterodine.",
+    "thrombocytopenia_immunotherapy": "No platelet transfusion, and no observation without "
+                                      "prednisone.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

@@ -852,6 +852,12 @@ class NoteDecisionArgs(NoteArgs):
     permanent: bool = Field(default=False, description=(
         "The stop asked for is for good: a hold until an event ('hold it until the voiding "
         "trial') does not state it."))
+    before: list[str] = Field(default_factory=list, description=(
+        "Concepts the step must come before ('ADAMTS13 before any plasma'): a clause that "
+        "times it after one of them ('check ADAMTS13 after the first exchange') contradicts."))
+    temporary: bool = Field(default=False, description=(
+        "The stop asked for is a hold: a stop for good ('discontinue it permanently', 'do not "
+        "rechallenge') contradicts it."))
     committed_if: list[str] = Field(default_factory=list, description=(
         "Concepts whose contingency still commits: 'CT at 18-24 months if stable' plans the "
         "second scan of a surveillance that ends on stability."))
@@ -907,6 +913,10 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
             if decision in opposite and _in_force(clause, mention, args, decision) and not later:
                 problem = problem or f"contradicts '{label}': \"{clause.text[:90]}\""
                 continue
+            if args.temporary and decision in ("stop", "avoid") and _FOR_GOOD.search(
+                    clause.text) and _in_force(clause, mention, args, decision) and not later:
+                problem = problem or f"stops it for good: \"{clause.text[:90]}\""
+                continue
             if decision in ("continue", "keep_dose") and args.dose is not None and (
                     {"increase", "decrease"} & set(args.action)) and _in_force(
                     clause, mention, args, decision) and not later and _committed(
@@ -924,6 +934,9 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                     problem = problem or f"offers {issue}: \"{clause.text[:80]}\""
                 continue
             if decision not in accepted:
+                continue
+            if args.before and _timed_after(clause, mention, args.before):
+                problem = problem or f"after what it must precede: \"{clause.text[:90]}\""
                 continue
             if not _committed(clause, mention) and not (
                     args.committed_if and mention.has(CONDITIONAL)
@@ -957,6 +970,20 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
         return CheckpointResult(True, f"states '{label}'" if asserted
                                 else f"nothing contradicts '{label}'")
     return CheckpointResult(False, f"does not state '{label}'")
+
+
+def _timed_after(clause: Clause, mention: Mention, concepts: list[str]) -> bool:
+    """'check ADAMTS13 after the first exchange': the step timed after one of the concepts."""
+    return any(other.start >= mention.end and set(other.concepts) & set(concepts)
+               and _AFTER_LEAD.search(clause.text, mention.end, other.start)
+               for other in clause.mentions)
+
+
+_AFTER_LEAD = re.compile(r"\b(?:after|following|post|once)\s+(?:[\w-]+\s+){0,3}$", re.IGNORECASE)
+# A stop for good, not a hold: 'discontinue pembrolizumab permanently', 'do not rechallenge'.
+_FOR_GOOD = re.compile(r"\b(?:permanent(?:ly)?|for good|never\s+(?:again|re-?start\w*|resume\w*)"
+                       r"|(?:do\s+not|don't|never|no|not\s+to|should\s+not\s+be|without)\s+"
+                       r"(?:\w+\s+){0,2}?re-?challeng\w*)\b", re.IGNORECASE)
 
 
 def _first_dose_issue(clause: Clause, args: NoteDecisionArgs) -> str | None:

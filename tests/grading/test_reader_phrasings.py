@@ -2371,3 +2371,23 @@ NO_STEROID_FREE_OBSERVATION = {"note_never": {"concept": ["steroid_free_observat
 ])
 def test_reader_reads_return_precautions_answers_and_spoken_lists(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+HOLD_PEMBROLIZUMAB = {"note_decision": {"concept": ["pembrolizumab"], "action": ["stop"],
+                                        "temporary": True}}
+ADAMTS13_BEFORE_PLASMA = {"note_decision": {"concept": ["adamts13"], "action": ["order"],
+                                            "before": ["plasma_exchange"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a hold asked for: a stop for good contradicts it, a later rechallenge does not
+    (HOLD_PEMBROLIZUMAB, "Plan: Discontinue pembrolizumab permanently.", False),
+    (HOLD_PEMBROLIZUMAB, "Plan: Hold pembrolizumab until platelets recover to at least 75; "
+     "rechallenge is then reasonable.", True),
+    # a step that must come first: timed after the other one, it contradicts
+    (ADAMTS13_BEFORE_PLASMA, "Plan: Start plasma exchange now; check ADAMTS13 after the first "
+     "exchange.", False),
+    (ADAMTS13_BEFORE_PLASMA, "Plan: Draw ADAMTS13 now, before the first plasma exchange.", True),
+])
+def test_a_hold_is_no_stop_for_good_and_a_first_step_comes_first(grade, spec, note, passed):
+    assert grade(spec, note) is passed

@@ -44,14 +44,16 @@ def _sr(codes: list[str], text: list[str], label: str) -> dict[str, Any]:
     """A placed ServiceRequest by code, or naming the service in its text."""
     base = {"resource_type": "ServiceRequest", "status": ["active"], "intent": ["order"]}
     return {"any": {"of": [{"ordered": {**base, "codes": codes, "label": label}},
-                           {"ordered": {**base, "text_contains": text, "label": label + " (text)"}}]}}
+                           {"ordered": {**base, "text_contains": text,
+                                        "label": label + " (text)"}}]}}
 
 
 NO_TRANSFUSION = {"all": {"of": [
     {"not_ordered": {"resource_type": "ServiceRequest", "text_contains": [
         "platelet transfusion", "transfuse platelets", "apheresis platelets"],
         "label": "no platelet transfusion"}},
-    {"not_ordered": {"resource_type": "ServiceRequest", "codes": [CPT + "36430", SNOMED + "12719002"],
+    {"not_ordered": {"resource_type": "ServiceRequest",
+                     "codes": [CPT + "36430", SNOMED + "12719002"],
                      "label": "no transfusion order"}}]}}
 
 
@@ -105,7 +107,8 @@ def derive(values: dict[str, Any]) -> dict[str, Any]:
     prednisone_order = {"ordered": {
         "resource_type": "MedicationRequest", "codes": PREDNISONE, "status": ["active"],
         "intent": ["order"], "dose": {"min": pred_min, "max": pred_max, "unit": "mg"},
-        "per_day": {"min": 1, "max": 1}, "label": f"prednisone {pred_min}-{pred_max} mg once daily"}}
+        "per_day": {"min": 1, "max": 1},
+        "label": f"prednisone {pred_min}-{pred_max} mg once daily"}}
     no_steroid = {"all": {"of": [
         {"not_ordered": {"resource_type": "MedicationRequest", "codes": _corticosteroids(),
                          "label": "no corticosteroid"}},
@@ -141,6 +144,7 @@ def derive(values: dict[str, Any]) -> dict[str, Any]:
         # diagnosis must be affirmed with the differential closed ('ITP vs TTP' does not count)
         "suspected_only": kind == "tma",
         "ici_action": ["continue"] if kind == "itp_g1" else ["stop"],
+        "ici_hold": kind == "itp_g2",  # grade 2: a hold until grade 1, not a stop for good
         "workup_grader": workup,
         "treatment_grader": treatment,
     }

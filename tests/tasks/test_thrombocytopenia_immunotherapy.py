@@ -16,7 +16,8 @@ def test_canonical_values():
     vals = values(TASK)
     assert vals["scenario"] == {"kind": "itp_g2"}
     assert (vals["plt"], vals["grade"], vals["grade_concept"]) == (61, 2, ["platelet_grade_2"])
-    assert (vals["weight_kg"], vals["pred_mg"], vals["pred_min"], vals["pred_max"]) == (82, 80, 41, 164)
+    assert (vals["weight_kg"], vals["pred_mg"], vals["pred_min"], vals["pred_max"]) == (
+        82, 80, 41, 164)
     assert vals["pred_qty"] == 112 and vals["ici_action"] == ["stop"]
     assert vals["finding"] == ["immune_thrombocytopenia"]
 
@@ -69,8 +70,8 @@ Plan:
     (TMA, "Platelets 15 with schistocytes, high LDH and undetectable haptoglobin: suspected "
           "thrombotic microangiopathy (TTP). Admit to hospital today. ADAMTS13 activity sent. Hold "
           "pembrolizumab. No platelet transfusion."),
-    (TMA, "Platelets 15 with schistocytes: suspected TTP. Send him to the ED now. ADAMTS13 activity "
-          "sent. Hold pembrolizumab. No platelet transfusion."),
+    (TMA, "Platelets 15 with schistocytes: suspected TTP. Send him to the ED now. ADAMTS13 "
+          "activity sent. Hold pembrolizumab. No platelet transfusion."),
     # review finding 3: ASCO's G1-G4 and spelled-out grades
     (None, "Platelets 61: immune thrombocytopenia from pembrolizumab, G2. Hold pembrolizumab. "
            "Prednisone 80 mg daily. No platelet transfusion."),
@@ -138,20 +139,20 @@ WRONG = [
      "Platelets 61: immune thrombocytopenia, grade 2. Hold pembrolizumab. Prednisone 80 mg "
      "daily. Alternatively, observation without steroids would also be reasonable. No platelet "
      "transfusion."),
+    (None, "checkpoint_inhibitor_plan_documented",  # review finding 5: a stop for good
+     "Platelets 61: immune thrombocytopenia, grade 2. Discontinue pembrolizumab permanently; do "
+     "not rechallenge. Prednisone 80 mg daily. No platelet transfusion."),
+    (TMA, "treatment_plan_documented",  # review finding 7: ADAMTS13 drawn after plasma
+     "Platelets 15 with schistocytes: suspected TTP. Admit to hospital today. Start plasma "
+     "exchange now; check ADAMTS13 after the first exchange. Hold pembrolizumab. No platelet "
+     "transfusion."),
 ]
 
-# Known gaps (review findings 5 and 7; the reader cannot express them yet): they pass today.
+# A known gap (review finding 10; the reader cannot express it yet): it passes today.
 KNOWN_GAPS = [
     (None, "cause_identified",  # finding 10: 'X vs Y' not read as an open differential
      "Platelets 61: immune thrombocytopenia from pembrolizumab vs TTP, grade 2. Hold "
      "pembrolizumab. Prednisone 80 mg daily. No platelet transfusion."),
-    (None, "checkpoint_inhibitor_plan_documented",
-     "Platelets 61: immune thrombocytopenia, grade 2. Discontinue pembrolizumab permanently; do "
-     "not rechallenge. Prednisone 80 mg daily. No platelet transfusion."),
-    (TMA, "treatment_plan_documented",
-     "Platelets 15 with schistocytes: suspected TTP. Admit to hospital today. Start plasma "
-     "exchange now; check ADAMTS13 after the first exchange. Hold pembrolizumab. No platelet "
-     "transfusion."),
 ]
 
 
