@@ -441,6 +441,12 @@ ALLOWANCES = [
      "A platelet transfusion is a reasonable option if he prefers."),
     ("thrombocytopenia_immunotherapy", "observation without prednisone",
      "Observation without steroids would also be reasonable if he prefers."),
+    ("liver_enzymes_pregnancy", "liver biopsy",
+     "A liver biopsy is a reasonable option if she prefers a definite diagnosis."),
+    ("liver_enzymes_pregnancy", "cholecystectomy or ERCP",
+     "Cholecystectomy may also be considered now."),
+    ("liver_enzymes_pregnancy", "cholestyramine in place of ursodiol",
+     "Cholestyramine is a reasonable alternative if she prefers."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -520,6 +526,8 @@ TURN_DOWNS = {
                                 "solifenacin or tolterodine.",
     "thrombocytopenia_immunotherapy": "No platelet transfusion, and no observation without "
                                       "prednisone.",
+    "liver_enzymes_pregnancy": "No liver biopsy, no cholecystectomy or ERCP, and no "
+                               "cholestyramine.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

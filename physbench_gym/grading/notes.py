@@ -220,6 +220,9 @@ class NoteValueArgs(NoteArgs, Amount):
     contradicts: bool = Field(default=True, description=(
         "Another value stated as current fails the check (off for quantities with several "
         "true values, such as the T-scores of different sites)."))
+    strict: bool = Field(default=False, description=(
+        "A value offered as an alternative, even under a condition ('alternatively, if the "
+        "itching persists, delivery at 35 weeks is an option') must be accepted too."))
 
 
 @primitive("note_value", NoteValueArgs, {FILE})
@@ -234,6 +237,12 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
     for concept_id in args.concept:
         unit, factors = _concept_unit(concept_id)
         for clause, mention in note.mentions(concept_id):
+            if args.strict and mention.has(ALTERNATIVE) and not mention.negated and not (
+                    mention.has(COUNTERFACTUAL, FAMILY)):
+                wrong += [f"an offered {_show(q)} in \"{clause.text[:80]}\""
+                          for q in _values_of(clause, mention) if q.role in ("", "approximate")
+                          and (r := args.reading(q, unit, factors)) is not None
+                          and not args.accepts(r, q.comparator)]
             if mention.negated or mention.has(CONDITIONAL, COUNTERFACTUAL, FAMILY) or (
                     _DERIVED.match(clause.text, mention.end)) or _qualifies_label(
                         clause, mention):

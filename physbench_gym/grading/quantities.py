@@ -578,8 +578,9 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
         if role == "duration" and quantity.unit not in ("d", "wk", "mo", "y", "h", "dose"):
             role = ""
         after = clause[quantity.end:quantity.end + 40]
-        if quantity.unit in ("d", "wk", "mo", "y", "h") and _AFTER_EVENT.match(after):
-            role = "after"
+        if quantity.unit in ("d", "wk", "mo", "y", "h") and _AFTER_EVENT.match(after) and not (
+                quantity.unit == "wk" and re.search(r"\bat\s*$", before)):
+            role = "after"  # not 'delivery at 35 weeks after steroids': a gestational age
         elif quantity.unit in ("d", "wk", "mo", "y") and (
                 _MORE_WITHIN.search(clause[quantity.start:quantity.end])
                 or _MORE_BEFORE.search(before)):

@@ -574,10 +574,12 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
         return clause
     answer = _ANSWER.match(clause.text)
     inherited = []
-    if measured and clause.quantities and not any(m.group == "test" for m in clause.mentions):
+    own = tuple(q for q in clause.quantities if not _in_aside(clause.text, q.start)) if any(
+        m.group == "test" for m in clause.mentions) else clause.quantities
+    if measured and own and not any(
+            m.group == "test" and not _in_aside(clause.text, m.start) for m in clause.mentions):
         inherited.append(Mention(measured[-1].concepts, "", 0, 0, "test",
-                                 clause.quantity_status(clause.quantities[0]), (), None, (),
-                                 clause.quantities, False))
+                                 clause.quantity_status(own[0]), (), None, (), own, False))
     if answer:  # 'Yes' takes the question's decision or finding, 'No' turns it down
         no = answer.group(1).lower() == "no"
         for m in previous.mentions:
@@ -595,6 +597,12 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
                     m, start=0, end=0, text="", negated=no, deciding=True, statuses=statuses,
                     action=None if no else Action("allow", answer.group(1).lower(), 0)))
     return dataclasses.replace(clause, mentions=(*inherited, *clause.mentions))
+
+
+def _in_aside(text: str, at: int) -> bool:
+    """Whether a position sits inside a parenthesis ('36-39 weeks (SMFM, for bile acids
+    <100)': the aside's test is not what the answer measures)."""
+    return text.count("(", 0, at) > text.count(")", 0, at)
 
 
 _ANSWER = re.compile(r"\s*(yes|no)\b", re.IGNORECASE)
@@ -1225,6 +1233,9 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
         if start and doc[start - 1].lower_ == "the" and pipeline.verb_kinds[match_id][1] != (
                 "after"):
             continue  # 'during the hold', 'after the switch': a noun
+        if doc[start].lower_ in ("limit", "limits") and start and doc[start - 1].lower_ in (
+                "upper", "lower"):
+            continue  # '3 times the upper limit': a reference range, no cut
         if start and doc[start].lower_.endswith("ed") and (
                 doc[start - 1].lower_ in ("a", "an") or doc[start - 1].lower_ in _BEFORE_ADJECTIVE
                 and end in concept_starts):
@@ -1440,6 +1451,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         mentions.append(_mention(text, start, span, i, spans, verbs, cues, found, next_start,
                                  line, past_dated, past_asides))
     mentions = _negated_complements(text, mentions)
+    mentions = [dataclasses.replace(m, negated=False, cues=tuple(
+        c for c in m.cues if c.category != NEGATED))
+        if m.negated and m.group == "test" and m.action is None and _VALUE_NEXT.match(text, m.end)
+        and {c.text.lower() for c in m.cues if c.category == NEGATED} == {"without"} else m
+        for m in mentions]  # 'pruritus without rash, total bile acids of 46': a result
     mentions = _order_carried_past_then(mentions)
     mentions = _dash_verdict(text, mentions)
     mentions = _unsupported_findings(text, mentions)
@@ -1963,6 +1979,9 @@ def _not_let_lapse(text: str, mentions: list[Mention]) -> list[Mention]:
                 c for c in m.cues if c.category != NEGATED))
         out.append(m)
     return out
+
+
+_VALUE_NEXT = re.compile(r"\s*(?:of|=|:|is|was|at)?\s*[<>≤≥~]?\s*\d")
 
 
 def _shared_predicate(text: str, mentions: list[Mention]) -> list[Mention]:

@@ -2391,3 +2391,34 @@ ADAMTS13_BEFORE_PLASMA = {"note_decision": {"concept": ["adamts13"], "action": [
 ])
 def test_a_hold_is_no_stop_for_good_and_a_first_step_comes_first(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+DELIVERY_36_39 = {"note_value": {"concept": ["delivery_timing"], "min": 36, "max": 39,
+                                 "unit": "wk", "strict": True}}
+BILE_ACIDS_46 = {"note_value": {"concept": ["bile_acids"], "value": 46}}
+LIVER_BIOPSY_PLANNED = {"note_decision": {"concept": ["liver_biopsy"],
+                                          "action": ["order", "endorse"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # strict: a wrong week offered as an alternative, even on a trigger, fails
+    (DELIVERY_36_39, "Plan: Delivery between 36 0/7 and 39 0/7 weeks. Alternatively, if the "
+     "itching remains intolerable, elective delivery at 35 weeks after a course of steroids is "
+     "a reasonable option.", False),
+    (DELIVERY_36_39, "Plan: Delivery between 36 0/7 and 39 0/7 weeks, or at 36 weeks if bile "
+     "acids reach 100.", True),
+    # an answer under its question measures what was asked, not the test in its aside
+    (DELIVERY_36_39, "**When should she deliver?**\nBetween 36 0/7 and 39 0/7 weeks (SMFM, for "
+     "bile acids <100 umol/L).", True),
+    # 'without' a finding does not reach a result stated with its value
+    (BILE_ACIDS_46, "She has pruritus without rash, total bile acids of 46 umol/L.", True),
+    (BILE_ACIDS_46, "She has pruritus without rash, total bile acids of 64 umol/L.", False),
+    # 'I would also like' asks for it; 'the upper limit' is no verb
+    (LIVER_BIOPSY_PLANNED, "Because the ALT is over 3 times the upper limit, I would also like "
+     "a percutaneous liver biopsy.", True),
+    (LIVER_BIOPSY_PLANNED, "Because the ALT is over 3 times the upper limit, a liver biopsy "
+     "was discussed and declined.", False),
+])
+def test_reader_reads_offered_weeks_answers_values_after_without_and_requests(grade, spec, note,
+                                                                             passed):
+    assert grade(spec, note) is passed

@@ -54,8 +54,9 @@ Plan:
     (None, "Obstetric cholestasis (ICP). TBA 46 umol/L. UDCA 300 mg TID. Induction of labor at "
            "37 weeks' gestation. No liver biopsy."),
     (HELLP, "Assessment: preeclampsia with severe features / HELLP (platelet count 76 K/uL).\n"
-            "Plan: she needs urgent transfer to L&D today. Ursodiol is not indicated."),    (None, "Intrahepatic cholestasis of pregnancy, bile acids 46 umol/L. Ursodiol 300 mg three times "
-           "daily. Delivery between 36 0/7 and 39 0/7 weeks. No liver biopsy."),
+            "Plan: she needs urgent transfer to L&D today. Ursodiol is not indicated."),
+    (None, "Intrahepatic cholestasis of pregnancy, bile acids 46 umol/L. Ursodiol 300 mg three "
+           "times daily. Delivery between 36 0/7 and 39 0/7 weeks. No liver biopsy."),
     (ICP_SEVERE, "Intrahepatic cholestasis of pregnancy, bile acids 172 umol/L. Ursodiol 300 mg "
                  "three times daily. Delivery at 36 0/7 weeks. No liver biopsy."),
     (None, "ICP. Bile acids 46. Ursodiol 300 mg PO TID. Deliver at 37 wk. No liver biopsy."),
@@ -106,8 +107,9 @@ test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_ea
     branch_probes(TASK, (ICP_OTHER, HELLP, ICP_SEVERE), [None, HELLP, ICP_SEVERE]))
 
 
-_TRAILING_IF = pytest.mark.xfail(strict=True, reason="reader gap: a trailing 'if ...' clause after an "
-                                 "obstetric_evaluation acts phrase is not read as CONDITIONAL")
+_TRAILING_IF = pytest.mark.xfail(
+    strict=True, reason="reader gap: a trailing 'if ...' clause after an obstetric_evaluation "
+                        "acts phrase is not read as CONDITIONAL")
 
 
 @pytest.mark.parametrize(("variant", "checkpoint", "note", "passed"), [
@@ -121,8 +123,8 @@ _TRAILING_IF = pytest.mark.xfail(strict=True, reason="reader gap: a trailing 'if
      False),
     pytest.param(HELLP, "delivery_plan_documented", "Repeat labs and BP check in 2 days in clinic; "
                  "go to labor and delivery if the headache worsens.", False, marks=_TRAILING_IF),
-    pytest.param(HELLP, "delivery_plan_documented", "Send her to labor and delivery if the headache "
-                 "worsens.", False, marks=_TRAILING_IF),
+    pytest.param(HELLP, "delivery_plan_documented", "Send her to labor and delivery if the "
+                 "headache worsens.", False, marks=_TRAILING_IF),
     (HELLP, "delivery_plan_documented", "Send her to the obstetric emergency department today.",
      True),
     (HELLP, "delivery_plan_documented", "Direct her to OB triage today.", True),

@@ -1,4 +1,5 @@
-"""liver_enzymes_pregnancy: raised liver enzymes in the third trimester - which disorder, and the plan.
+"""liver_enzymes_pregnancy: raised liver enzymes in the third trimester - which disorder,
+and the plan.
 
 The scenario decides the answer:
 - icp: pruritus with total bile acids 22-94 umol/L -> intrahepatic cholestasis of pregnancy;
