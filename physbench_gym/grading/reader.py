@@ -1451,11 +1451,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         mentions.append(_mention(text, start, span, i, spans, verbs, cues, found, next_start,
                                  line, past_dated, past_asides))
     mentions = _negated_complements(text, mentions)
-    mentions = [dataclasses.replace(m, negated=False, cues=tuple(
-        c for c in m.cues if c.category != NEGATED))
-        if m.negated and m.group == "test" and m.action is None and _VALUE_NEXT.match(text, m.end)
-        and {c.text.lower() for c in m.cues if c.category == NEGATED} == {"without"} else m
-        for m in mentions]  # 'pruritus without rash, total bile acids of 46': a result
+    mentions = _results_after_without(text, mentions)
     mentions = _order_carried_past_then(mentions)
     mentions = _dash_verdict(text, mentions)
     mentions = _unsupported_findings(text, mentions)
@@ -1979,6 +1975,16 @@ def _not_let_lapse(text: str, mentions: list[Mention]) -> list[Mention]:
                 c for c in m.cues if c.category != NEGATED))
         out.append(m)
     return out
+
+
+def _results_after_without(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'pruritus without rash, total bile acids of 46': a 'without' does not reach a test
+    stated with its value."""
+    return [dataclasses.replace(m, negated=False, cues=tuple(
+        c for c in m.cues if c.category != NEGATED))
+        if m.negated and m.group == "test" and m.action is None and _VALUE_NEXT.match(text, m.end)
+        and {c.text.lower() for c in m.cues if c.category == NEGATED} == {"without"} else m
+        for m in mentions]
 
 
 _VALUE_NEXT = re.compile(r"\s*(?:of|=|:|is|was|at)?\s*[<>≤≥~]?\s*\d")
@@ -2796,7 +2802,7 @@ def _opens_aside(gap: str, rest: str) -> bool:
     """Whether a verb sits in a parenthesis opened after the concept, with other words: an
     aside of its own ('(next step; not started today)', '(ongoing opioid therapy)'); a
     parenthesis that holds only the verb ('(excluded)') speaks of the concept."""
-    return gap.count("(") > gap.count(")") and (
+    return _in_aside(gap, len(gap)) and (
         bool(re.search(r"\w", gap[gap.rfind("(") + 1:])) or not rest.lstrip().startswith(")"))
 
 
