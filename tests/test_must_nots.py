@@ -447,6 +447,31 @@ ALLOWANCES = [
      "Cholecystectomy may also be considered now."),
     ("liver_enzymes_pregnancy", "cholestyramine in place of ursodiol",
      "Cholestyramine is a reasonable alternative if she prefers."),
+    ("fungal_blood_culture_review", "voriconazole or under-dosed fluconazole for C. glabrata",
+     "Voriconazole 200 mg twice daily is a reasonable alternative if she prefers."),
+    ("fungal_blood_culture_review", "voriconazole or under-dosed fluconazole for C. glabrata",
+     "Fluconazole 400 mg daily may also be considered."),
+    ("recurrent_olecranon_bursitis", "amoxicillin or penicillin V for MSSA",
+     "Amoxicillin 875 mg twice daily is a reasonable alternative if he prefers."),
+    ("recurrent_olecranon_bursitis", "amoxicillin or penicillin V for MSSA",
+     "Penicillin V may also be considered."),
+    ("ssri_intolerance_switch", "mirtazapine (weight gain)",
+     "Mirtazapine 15 mg at bedtime is a reasonable alternative if she prefers."),
+    ("ssri_intolerance_switch", "another SSRI or SNRI",
+     "Venlafaxine XR is a reasonable option if bupropion fails."),
+    ("osteomyelitis_workup", "empiric antibiotic before the bone biopsy",
+     "Cephalexin 500 mg four times daily is a reasonable option if he prefers to start now."),
+    ("osteomyelitis_workup", "empiric antibiotic before the bone biopsy",
+     "Empiric antibiotics may also be considered now."),
+    ("aberrant_drug_screen", "naltrexone", "Low-dose naltrexone may also be considered."),
+    ("aberrant_drug_screen", "added opioid",
+     "Tramadol 50 mg as needed is a reasonable option for flares."),
+    ("aberrant_drug_screen", "benzodiazepine",
+     "Diazepam 2 mg at bedtime may also be considered for spasm."),
+    ("trd_augmentation", "a second SSRI or SNRI",
+     "Venlafaxine XR may also be considered instead of aripiprazole."),
+    ("trd_augmentation", "lowering sertraline",
+     "Reducing sertraline to 100 mg is a reasonable option if she prefers."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -528,6 +553,15 @@ TURN_DOWNS = {
                                       "prednisone.",
     "liver_enzymes_pregnancy": "No liver biopsy, no cholecystectomy or ERCP, and no "
                                "cholestyramine.",
+    "fungal_blood_culture_review": "No voriconazole, and not fluconazole 400 mg.",
+    "recurrent_olecranon_bursitis": "No intrabursal steroid injection, and no amoxicillin or "
+                                    "penicillin V for MSSA.",
+    "ssri_intolerance_switch": "Avoid mirtazapine (weight gain), and no other SSRI or SNRI.",
+    "osteomyelitis_workup": "No antibiotics now; antibiotics only after the bone biopsy, guided "
+                            "by the bone culture.",
+    "aberrant_drug_screen": "No naltrexone, no added opioid, no benzodiazepine and no "
+                            "buprenorphine.",
+    "trd_augmentation": "Keep sertraline at 200 mg; no second SSRI or SNRI.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

@@ -39,6 +39,8 @@ class Concept:
     """Factor from another written unit to the canonical one."""
     acting: dict[str, str] = field(default_factory=dict)
     """Terms that carry their own plan verb ('restrict fluids' -> 'start' fluid restriction)."""
+    cased: tuple[str, ...] = ()
+    """Terms that name the concept only as written ('Ct' is a cycle threshold, 'CT' a scan)."""
 
 
 def _concept_files() -> list[tuple[str, str]]:
@@ -70,7 +72,8 @@ def concepts() -> dict[str, Concept]:
                 concept_id, entry.get("kind", default_kind),
                 tuple(str(t) for t in entry.get("terms", [])) + tuple(acting),
                 tuple(entry.get("is", []) or []), str(entry.get("unit", "")),
-                {str(k): float(v) for k, v in (entry.get("units") or {}).items()}, acting)
+                {str(k): float(v) for k, v in (entry.get("units") or {}).items()}, acting,
+                tuple(str(t) for t in entry.get("cased", [])))
     known_terms = {t.lower() for c in found.values() for t in c.terms}
     for ingredient, _drug_class in _terminology_ingredients():
         name = ingredient_name(ingredient)
@@ -169,8 +172,21 @@ def _squash(text: str) -> str:
     return re.sub(r"[\s\-]+", "", text.lower())
 
 
+@functools.cache
+def cased_terms() -> dict[str, frozenset[str]]:
+    """Term as written -> the concepts it names in that case only."""
+    table: dict[str, set[str]] = {}
+    for concept in concepts().values():
+        for term in concept.cased:
+            table.setdefault(term, set()).add(concept.id)
+    return {term: frozenset(ids) for term, ids in table.items()}
+
+
 def concepts_of(matched_text: str) -> frozenset[str]:
     """The concepts named by a matched term (the match may be spaced or pluralized)."""
+    cased = cased_terms().get(matched_text.strip())
+    if cased:
+        return cased
     lookup = _term_lookup()
     key = _squash(matched_text)
     for candidate in (key, key[:-1], key[:-2]):

@@ -451,7 +451,7 @@ def lines(note: str) -> tuple[Line, ...]:
                 section, rejected_from = rejected_from, None
             continue
         item_goes_on, after_blank = not after_blank, False
-        stripped = re.sub(r"^\s*>\s?", "", stripped)
+        stripped = re.sub(r"^\s*>(?![=\d.])\s?", "", stripped)  # a quote, not '>=15 d/mo'
         asked = _BOLD_QUESTION.match(stripped)
         if asked:
             # '**Does he need surgery now?** No. ...': the answer to a question about the
@@ -645,7 +645,8 @@ def _heads_a_list(line: str, rest: list[str]) -> bool:
 
 
 _SPOKEN_HEADING = re.compile(r"^([A-Z][a-z]+(?: [a-z]+)?)\.\s+((?:number|item|point)\s+(?:one|1)\b"
-                             r".*|(?:first(?:ly)?|1[.)])[\s,].*)$", re.IGNORECASE)
+                             r".*|(?:first(?:ly)?|1[.)])[\s,].*|one,\s.*\btwo,\s.*)$",
+                             re.IGNORECASE)  # 'One, ... Two, ...': a dictated list
 
 
 def _heading(line: str) -> tuple[str, str] | None:

@@ -554,6 +554,30 @@ def _first_stated(clause: Clause, mention: Mention) -> Quantity | None:
 _OPERAND = re.compile(r"(?:\bx|[*/+])\s*$")
 
 
+def _excluded(clause: Clause, mention: Mention) -> bool:
+    """A finding given a verdict of exclusion: 'PCOS ruled out', 'SIADH has been excluded',
+    'the urine osmolality excludes SIADH' (not 'rule out SIADH', a work-up)."""
+    action = mention.action
+    if mention.group != "finding" or mention.decision != "avoid" or action is None:
+        return False
+    if action.start >= mention.end:
+        return (0 <= action.start - mention.end <= 8 or bool(
+            _BEEN.fullmatch(clause.text, mention.end, action.start))) and (
+            ")" not in clause.text[mention.end:action.start])
+    return action.text in ("excludes", "rules out", "i excluded", "we excluded") and bool(
+        _OBJECT_GAP.fullmatch(clause.text, action.start + len(action.text), mention.start))
+
+
+# the verb's own object: 'excludes SIADH', 'rules out the diagnosis of FHH', not 'rules out
+# mirtazapine (weight gain)'
+_OBJECT_GAP = re.compile(r"\s+(?:(?:the|a|an)\s+)?(?:(?:diagnosis|possibility)\s+of\s+)?",
+                         re.IGNORECASE)
+
+
+_BEEN = re.compile(r"\s+(?:has been|have been|had been|was|were|is|are)\s+(?:now\s+)?",
+                   re.IGNORECASE)
+
+
 def _current(clause: Clause, quantity: Quantity) -> bool:
     """A value stated as the present one: not old, not a threshold, goal, range, estimate or
     earlier value, and not in a clause that dates what it reports ('TSH 3.1 (Feb 2025)')."""
@@ -626,10 +650,8 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
             continue
         if mention.has(COUNTERFACTUAL, FAMILY, CONDITIONAL):
             continue
-        if mention.negated or mention.group == "finding" and mention.decision == "avoid" and (
-                mention.action is not None and 0 <= mention.action.start - mention.end <= 8
-                and ")" not in clause.text[mention.end:mention.action.start]):
-            # 'no SIADH', 'PCOS ruled out', 'hypovolemia excluded'
+        if mention.negated or _excluded(clause, mention):
+            # 'no SIADH', 'PCOS ruled out', 'hypovolemia excluded', 'it has been excluded'
             if not mention.has(HISTORICAL, POSSIBLE):
                 denied = denied or clause.text
             elif args.topic and mention.has(POSSIBLE) and not mention.negated:
@@ -936,6 +958,15 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
                 # 'continue the current 75 mcg until the recheck' when the dose must change
                 problem = problem or f"contradicts '{label}': \"{clause.text[:90]}\""
                 continue
+            if decision in ("increase", "decrease") and args.dose is not None and (
+                    {"continue", "keep_dose"} & set(args.action)) and _in_force(
+                    clause, mention, args, decision) and not later and _committed(
+                    clause, mention) and not mention.has(LATER, TEMPORARY, CONDITIONAL) and (
+                    _amount_issue(clause, mention, args)):
+                # 'increase sertraline to 250 mg' when it must stay at 200 mg (not 'after the
+                # pacemaker is in, increase it')
+                problem = problem or f"contradicts '{label}': \"{clause.text[:90]}\""
+                continue
             if decision == "allow" and decision not in accepted and accepted & _POSITIVE and (
                     not mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL)):
                 issue = _amount_issue(clause, mention, args, offer=True)  # 'simvastatin
@@ -1158,7 +1189,8 @@ _COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\
                             r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.
 _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do|did|can|will|"
-                         r"would|may|might|must|works|acts|takes)\b", re.IGNORECASE)
+                         r"would|(?<!\d\s)may|might|must|works|acts|takes)\b",
+                         re.IGNORECASE)  # not '... visit 5 May 2026': a date
 # 'Pylera 3 caps QID with clarithromycin 500 mg BID': a drug added to a verbless plan line.
 _WITH_LEAD = re.compile(r"\b(?:with|plus|and)\s*$|\+\s*$", re.IGNORECASE)
 _LEAD_LABEL = re.compile(r"\s*[\w /&-]{1,25}:\s*")
@@ -1349,12 +1381,21 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
             return None if good and not no_time else ""
         bad = [q for q, r in readings if not amount.fits(q, r)
                and id(q) not in strengths and not later_step
-               and (args.all_steps or LATER not in clause.quantity_status(q))]
+               and (args.all_steps or LATER not in clause.quantity_status(q)
+                    and not _after_later_change(mention, q))]
         if not good:
             return f"{dimension} {_show(bad[0])}" if bad else ""
         if bad and dimension == "dose":
             return f"{dimension} {_show(bad[0])} besides {_show(good[0])}"
     return "" if no_time else None
+
+
+def _after_later_change(mention: Mention, quantity: Quantity) -> bool:
+    """'Bupropion 150 mg -> start today -> increase 300 mg after 1-2 wk': a dose written after
+    a later step's change of it is that step's dose."""
+    return any(a.kind in ("increase", "decrease") and a.start < quantity.start
+               for a in mention.later if mention.action is not None
+               and mention.action.start < a.start)
 
 
 def _day_total(clause: Clause, quantities: tuple[Quantity, ...]) -> tuple[Quantity, ...]:

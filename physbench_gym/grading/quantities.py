@@ -28,8 +28,13 @@ _TABLETS = re.compile(
     rf"(?P<u2>mg|mcg|g)\s*(?:each|apiece|per (?:tablet|capsule|tab|cap))?\s*\))"
     # '1080 mg (3 x 360 mg)': the tablets that make up the dose, read as the dose they make
     rf"|(?<=\()\s*(?P<n3>{_COUNT})\s*x\s*(?P<s3>{_NUMBER})[\s-]*(?P<u3>mg|mcg|g)\b"
-    rf"(?=(?:[\s-]*(?:tab\w*|cap\w*))?\s*\))",
+    rf"(?=(?:[\s-]*(?:tab\w*|cap\w*))?\s*\))"
+    # 'four of the 200 milligram tablets', '200 mg tab x 4': the count taken of a strength
+    rf"|(?P<n4>{_COUNT})\s+of\s+(?:the|his|her|their)\s+(?P<s4>{_NUMBER})[\s-]*"
+    rf"(?P<u4>mg|mcg|g|milligrams?)\s+{_TABLET}"
+    rf"|(?P<s5>{_NUMBER})[\s-]*(?P<u5>mg|mcg|g)\s+{_TABLET}\s*[x\u00d7]\s*(?P<n5>{_COUNT})\b",
     re.IGNORECASE)
+_TABLET_GROUPS = tuple(tuple(f"{kind}{i}" for i in ("", "2", "3", "4", "5")) for kind in "nsu")
 _DIMENSIONS_OF = re.compile(rf"(?<![\w.])(?P<a>{_NUMBER})\s*(?:cm|mm)?\s*[x\u00d7]\s*"
                             rf"(?P<b>{_NUMBER})"
                             rf"(?:\s*(?:cm|mm)?\s*[x\u00d7]\s*(?P<c>{_NUMBER}))?\s*(?P<u>cm|mm)\b",
@@ -315,11 +320,11 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
                               match.end(), role="dimensions"))
         taken.append((match.start(), match.end()))
     for match in _TABLETS.finditer(clause):  # 'two 333 mg tablets' is a 666 mg dose
-        count = match.group("n") or match.group("n2") or match.group("n3")
+        count, strength, unit = (next(g for g in match.group(*names) if g)
+                                 for names in _TABLET_GROUPS)
         number = (float(_WORD_NUMBERS.index(count.lower()) + 1) if count.isalpha()
                   else _number(count))
-        strength = _number(match.group("s") or match.group("s2") or match.group("s3"))
-        unit = unit_normalize(match.group("u") or match.group("u2") or match.group("u3"))
+        strength, unit = _number(strength), unit_normalize(unit)
         found.append(Quantity(number * strength, unit, match.start(), match.end()))
         taken.append((match.start(), match.end()))
     for match in _STRENGTH.finditer(clause):

@@ -283,11 +283,14 @@ def _read(text: str, today: date | None = None) -> Note:
                 clauses[-1] = dataclasses.replace(clauses[-1], mentions=tuple(
                     dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                     for m in clauses[-1].mentions))
-            if _OPENS_WITH_TRIGGER.match(clauses[-1].text) and (_THEN_STEP.search(
-                    clause.text) or not clauses[-1].actions and clause.actions and not (
+            then = _THEN_STEP.search(clause.text)
+            if _OPENS_WITH_TRIGGER.match(clauses[-1].text) and (
+                    then and not any(a.start < then.start() for a in clause.actions)
+                    or not clauses[-1].actions and clause.actions and not (
                     clauses[-1].text.rstrip(" *").endswith((".", "!", "?")))):
                 # 'If she becomes pregnant, call us; we will then check TSH every 4 weeks';
-                # 'If he is a carrier -> 25% risk; offer CVS': the risk is not yet the step
+                # 'If he is a carrier -> 25% risk; offer CVS': the risk is not yet the step;
+                # not 'If ..., go up. X comes down to 10 mg, then stops' (its own step first)
                 clause = dataclasses.replace(clause, mentions=tuple(
                     dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                     for m in clause.mentions))
@@ -905,6 +908,7 @@ def _segmenter() -> Any:
 class _Pipeline:
     tokenizer: Any
     concept_matcher: Any
+    cased_matcher: Any
     verb_matcher: Any
     verb_kinds: dict[int, tuple[str, str]]
     context: Any
@@ -939,6 +943,8 @@ def _pipeline() -> _Pipeline:
         for variant in _variants(term):
             patterns.setdefault(variant, None)
     concept_matcher.add("CONCEPT", list(nlp.tokenizer.pipe(patterns)))
+    cased_matcher = PhraseMatcher(nlp.vocab, attr="ORTH")
+    cased_matcher.add("CONCEPT", list(nlp.tokenizer.pipe(sorted(lexicon.cased_terms()))))
     verb_matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
     verb_kinds: dict[int, tuple[str, str]] = {}
     for kind, sides in lexicon.verb_table().items():
@@ -972,7 +978,8 @@ def _pipeline() -> _Pipeline:
             rules.append(ConTextRule(phrase, category, direction=direction, pattern=pattern,
                                      max_scope=max_scope, terminated_by=terminated_by))
     context.add(rules)
-    return _Pipeline(nlp.tokenizer, concept_matcher, verb_matcher, verb_kinds, context)
+    return _Pipeline(nlp.tokenizer, concept_matcher, cased_matcher, verb_matcher, verb_kinds,
+                     context)
 
 
 # A negation ends where another cue or a new predicate starts ('no diuretic for 6 weeks, meets
@@ -1031,7 +1038,8 @@ def _concept_spans(pipeline: _Pipeline, doc: Any) -> list[Any]:
     from spacy.util import filter_spans
 
     spans = [Span(doc, start, end, label="CONCEPT")
-             for _, start, end in pipeline.concept_matcher(doc) if not _negative_prefix(doc, start)]
+             for _, start, end in [*pipeline.concept_matcher(doc), *pipeline.cased_matcher(doc)]
+             if not _negative_prefix(doc, start)]
     spans = sorted(filter_spans(spans), key=lambda s: s.start)
     spans = _across_a_size(doc, spans)
     spans = _across_an_aside(doc, spans)
@@ -1236,6 +1244,9 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
         if doc[start].lower_ in ("limit", "limits") and start and doc[start - 1].lower_ in (
                 "upper", "lower"):
             continue  # '3 times the upper limit': a reference range, no cut
+        if end < len(doc) and doc[end].lower_ in ("date", "dates") and doc[start].lower_ in (
+                "stop", "start", "end", "discontinue", "discontinuation"):
+            continue  # '| Stop date | 2026-03-18 |': when the course ends, a label
         if start and doc[start].lower_.endswith("ed") and (
                 doc[start - 1].lower_ in ("a", "an") or doc[start - 1].lower_ in _BEFORE_ADJECTIVE
                 and end in concept_starts):
@@ -1359,6 +1370,9 @@ _ANSWER_CUES = frozenset({": no", ": none", "- none"})
 _MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by|on|until|through|"
                         r"for|of|since|from|before|after)\s*-?\s*May\b")
 _OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
+# 'if ..., then' opening the step after an arrow, semicolon or colon: the step is its consequence.
+_IF_THEN = re.compile(r"(?:->|[;:])\s*(?:if|when|whenever|should|unless|in case)\b[^;:>]*?\bthen\b"
+                      r"[^;:>]*$", re.IGNORECASE)
 _OPENS_WITH_IF = re.compile(r"\s*(?:if|when|whenever|should|unless|in case)\b", re.IGNORECASE)
 # A size or level that triggers what the clause names ('repair at >=5.5 cm', 'at 5.5 cm or
 # more', 'once it reaches 5.5 cm'); a plain 'at 12 months' or 'above 70' is no trigger.
@@ -1515,6 +1529,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     if _OPTIONS_LEAD.match(text):  # 'Options: methimazole 20 mg daily, RAI or surgery'
         mentions = [dataclasses.replace(m, statuses=m.statuses | {ALTERNATIVE})
                     if m.group != "finding" else m for m in mentions]
+    # 'alternatively, since he tolerated it, amoxicillin ...': the reason does not end the offer
+    if reason := _ALTERNATIVE_WITH_REASON.match(text):
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {ALTERNATIVE})
+                    if m.group != "finding" and m.start >= reason.end() else m
+                    for m in mentions]
     mentions = [dataclasses.replace(m, action=Action("switch", "return", m.start))
                 if m.action is None and m.group == "drug" and _RETURN_BEFORE.search(
                     text, 0, m.start) and _TO_PREVIOUS.match(text, m.end) else m
@@ -1727,6 +1746,8 @@ _CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|ch
 _OPTIONS_LEAD = re.compile(r"\W*(?:the\s+)?(?:(?:treatment|therapeutic|management|definitive)\s+)?"
                            r"(?:options?|alternatives?|choices?)\s*(?::|include\b|are\b)",
                            re.IGNORECASE)
+_ALTERNATIVE_WITH_REASON = re.compile(
+    r"\W*(?:or,?\s+)?alternatively,?\s+(?:since|because|given|as)\b[^,;:]*,", re.IGNORECASE)
 _RETURN_BEFORE = re.compile(r"\b(?:return|restore|bring)\s+(?:her|his|their|the)?\s*$",
                             re.IGNORECASE)
 _TO_PREVIOUS = re.compile(r"\s+(?:back\s+)?to\s+(?:her|his|their|the)?\s*(?:previous|prior|former|"
@@ -2038,20 +2059,27 @@ def _arrow_dose_change(text: str, mentions: list[Mention]) -> list[Mention]:
     decrease."""
     changed = []
     for m in mentions:
-        if m.action is None and not m.negated and m.group == "drug":
+        then = m.action is not None and bool(_THEN_JUST_BEFORE.search(text, 0, m.action.start))
+        if (m.action is None or then) and not m.negated and m.group == "drug":
             pairs = [(a, b) for a, b in zip(m.quantities, m.quantities[1:], strict=False)
                      if _DOSE_ARROW.fullmatch(text[a.end:b.start]) and b.unit
                      and a.unit in ("", b.unit) and a.value != b.value
+                     and (not then or b.end < m.action.start)
+                     and not any(o.group == "test" and m.end <= o.start < a.start
+                                 for o in mentions)  # 'on X ... and her HbA1c 5.4% to 6.0%'
                      and not _COMPUTED.search(text, 0, a.start)]  # '= 1064 mg -> 1080 mg'
                      # rounds a computed dose, it changes no current one
             if pairs:
                 old, new = pairs[0]
                 kind = "increase" if new.value > old.value else "decrease"
-                m = dataclasses.replace(m, action=Action(kind, "->", old.end), deciding=True)
+                m = dataclasses.replace(m, action=Action(kind, "->", old.end), deciding=True,
+                                        later=(m.action, *m.later) if then else m.later)
+                # 'X 20 mg -> 10 mg x 14 days, then stop': the change now, the stop later
         changed.append(m)
     return changed
 
 
+_THEN_JUST_BEFORE = re.compile(r"\b(?:then|thereafter)\s*$", re.IGNORECASE)
 _COMPUTED = re.compile(r"=\s*~?\s*$|\bx\s*\d+(?:\.\d+)?\s*kg\s*=?\s*$|->\s*$", re.IGNORECASE)
 _DOSE_ARROW = re.compile(r"\s*(?:mg|mcg|g|units?)?\s*(?:->|to)\s*", re.IGNORECASE)
 
@@ -2257,9 +2285,11 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                   for s, kind, side in verbs
                   if end <= s.start_char - offset < next_start
                   and (action is None or s.start_char - offset > action.start)
+                  and not _reported_past(text, s.start_char - offset, len(s.text))
                   and (side != "after" and not _has_object(s, spans)
                        or side != "before" and _PRONOUN_BEFORE.search(
                            span.doc.text, 0, s.start_char)))
+    later = _negation_down_the_list(text, later)
     cues = _filter_barriers(text, offset, cues, span, verbs, governing_verb)
     cues = tuple(c for c in cues if not (  # 'a sleep study for suspected OSA': the hedge is
         c.category == POSSIBLE and c.start >= span.end_char  # on the finding tested for
@@ -2319,9 +2349,10 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         # calcium is normal': a step that waits for its trigger
         status = status | {LATER, TEMPORARY}
     if (LATER in status or _CONSEQUENCE.match(text, 0, begin)) and _OPENS_WITH_IF.match(
-            text) or _OPENS_WITH_THRESHOLD.match(text):
+            text) or _OPENS_WITH_THRESHOLD.match(text) or LATER in status and _IF_THEN.search(
+            text, 0, begin):
         status = status | {CONDITIONAL}  # 'if Hb has not normalized, then proceed to EGD',
-        # '...; below 30, stop metformin'
+        # '...; below 30, stop metformin', 'hold off -> if a 5th episode occurs, then refer'
     if action is not None and _PAST_FORM.search(action.text) and not (
             action.text.startswith(("i ", "we ")) or _FIRST_PERSON_BEFORE.search(
                 text, 0, action.start)) and (past_dated or any(
@@ -2405,6 +2436,30 @@ _EVER_AFTER = re.compile(r"\s*(?:\w+\s+)?ever\b", re.IGNORECASE)
 
 
 # A sentence that narrates the past from its subject on ('He was discharged on ...').
+def _negation_down_the_list(text: str, later: tuple[Action, ...]) -> tuple[Action, ...]:
+    """'(do not reduce, stop or switch)': a refusal reaches every verb of its list."""
+    out: list[Action] = []
+    for action in later:
+        if out and out[-1].negated and not action.negated and _LIST_JOIN.fullmatch(
+                text, out[-1].start + len(out[-1].text), action.start):
+            action = dataclasses.replace(action, negated=True)
+        out.append(action)
+    return tuple(out)
+
+
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:or|and|nor)?|or|and|nor|/)\s*", re.IGNORECASE)
+
+
+def _reported_past(text: str, start: int, length: int) -> bool:
+    """'Naloxone was offered last year and declined': a passive verb dated in the past or
+    turned down reports what happened; it plans nothing."""
+    return bool(re.search(r"\b(?:was|were|had been)\s+$", text[:start], re.IGNORECASE)
+                and _PAST_AFTER.match(text, start + length))
+
+
+_PAST_AFTER = re.compile(r"\s+(?:last (?:year|month|week|visit)|(?:about\s+)?\d+\s*(?:d|days?|wk|"
+                         r"wks|weeks?|mo|months?|y|yrs?|years?)\s+ago|in (?:19|20)\d\d|"
+                         r"(?:and|but)\s+(?:was\s+)?(?:declined|refused))\b", re.IGNORECASE)
 _PAST_NARRATIVE = re.compile(r"\s*(?:(?:he|she|they|the patient|patient|pt|mr\.?\s+\S+|"
                              r"mrs\.?\s+\S+|ms\.?\s+\S+)\s+)?(?:was|were|had|had been)\s+"
                              r"(?!to\b)", re.IGNORECASE)

@@ -100,6 +100,19 @@ def _variant_label(variant: int | None) -> str:
     return "canonical" if variant is None else f"v{variant}"
 
 
+def _patient_id(spec: Any) -> str:
+    return str((spec.story.get("patient") or {}).get("id", ""))
+
+
+def _shared_patient(task_id: str, spec: Any) -> list[str]:
+    """Two tasks with one patient id would be served one chart: the EHR holds one patient
+    per id, so the other task's labs and notes would go missing."""
+    mine = _patient_id(spec)
+    others = sorted(t for t in spec_paths() if t != task_id and _patient_id(load_spec(t)) == mine)
+    return [f"patient id {mine!r} is also {others[0]!r}'s; the EHR would serve one chart "
+            f"for both"] if mine and others else []
+
+
 def gate_spec(task_id: str) -> list[Problem]:
     """The spec loads; its checkpoints, capabilities and references meet the bar; it is a
     catalog topic and agrees with its catalog row."""
@@ -122,6 +135,7 @@ def gate_spec(task_id: str) -> list[Problem]:
                                 ("tier", row.tier)):
             if getattr(spec, field) != expected:
                 problems.append(f"{field} {getattr(spec, field)!r}, catalog says {expected!r}")
+    problems.extend(_shared_patient(task_id, spec))
     note_graded = [c for c in instance_checkpoints(task_id, None)
                    if c.grader.triggers and c.grader.triggers <= {FILE}]
     if not note_graded:

@@ -2422,3 +2422,134 @@ LIVER_BIOPSY_PLANNED = {"note_decision": {"concept": ["liver_biopsy"],
 def test_reader_reads_offered_weeks_answers_values_after_without_and_requests(grade, spec, note,
                                                                              passed):
     assert grade(spec, note) is passed
+
+
+CEPHALEXIN_QID = {"note_decision": {"concept": ["cephalexin"], "action": ["start"],
+                                    "dose": {"value": 500, "unit": "mg"},
+                                    "every": {"min": 4, "max": 4}}}
+NO_AMOXICILLIN = {"note_never": {"concept": ["amoxicillin"]}}
+BURSECTOMY_REFERRAL = {"note_decision": {"concept": ["bursectomy"], "action": ["refer", "order"]}}
+FLUCONAZOLE_800 = {"note_decision": {"concept": ["fluconazole"], "action": ["start"],
+                                     "dose": {"value": 800, "unit": "mg"}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # an offer stays an offer past the reason given for it
+    (NO_AMOXICILLIN, "Plan: Cephalexin 500 mg PO four times daily for 14 days; alternatively, "
+     "since he tolerated it well in January, amoxicillin 875 mg PO twice daily is a reasonable "
+     "and simpler option.", False),
+    (NO_AMOXICILLIN, "Plan: Cephalexin 500 mg PO four times daily for 14 days.", True),
+    # 'if ..., then' after an arrow: the step waits for its trigger
+    (BURSECTOMY_REFERRAL, "Plan:\n-> surgery: hold off for now -> if a 5th episode occurs, "
+     "then refer ortho for bursectomy", False),
+    (BURSECTOMY_REFERRAL, "Plan:\n-> surgery: refer ortho for bursectomy now\n-> if a 5th "
+     "episode occurs, then see him sooner", True),
+    # a dictated 'One, ... Two, ...' list under its heading is the plan
+    (CEPHALEXIN_QID, "Impression: septic bursitis.\n\nRecommendations. One, cephalexin five "
+     "hundred milligrams by mouth four times a day for fourteen days. Two, recheck in 48 "
+     "hours.", True),
+    (CEPHALEXIN_QID, "Impression: septic bursitis.\n\nRecommendations. One, cephalexin five "
+     "hundred milligrams by mouth twice a day for fourteen days. Two, recheck in 48 hours.",
+     False),
+    # a count of tablets of a strength is the dose they make
+    (FLUCONAZOLE_800, "Plan: Fluconazole, 4 of the 200 milligram tablets once a day.", True),
+    (FLUCONAZOLE_800, "Plan: Fluconazole, 2 of the 200 milligram tablets once a day.", False),
+    (FLUCONAZOLE_800, "Plan: Fluconazole 800 mg PO daily - Rx entered (200 mg tab x 4 qd).", True),
+    # 'Stop date' labels the end of the course; it stops nothing now
+    (FLUCONAZOLE_800, "| Item | Detail |\n|---|---|\n| Drug | fluconazole 800 mg by mouth once "
+     "daily |\n| Stop date | 2026-03-18 |", True),
+    (FLUCONAZOLE_800, "| Item | Detail |\n|---|---|\n| Drug | fluconazole 400 mg by mouth once "
+     "daily |\n| Stop date | 2026-03-18 |", False),
+])
+def test_reader_reads_offers_after_reasons_triggers_dictated_lists_and_tablet_counts(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+ESCITALOPRAM_TO_10 = {"note_decision": {"concept": ["escitalopram"], "action": ["decrease"],
+                                        "dose": {"value": 10, "unit": "mg", "per_day": True}}}
+BUPROPION_150 = {"note_decision": {"concept": ["bupropion"], "action": ["start"],
+                                   "dose": {"value": 150, "unit": "mg"}}}
+VISIT_PLANNED = {"note_decision": {"concept": ["follow_up_visit"], "action": ["order"]}}
+ACTIVE_SURVEILLANCE = {"note_decision": {"concept": ["active_surveillance"],
+                                         "action": ["continue"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # another test's values after the drug change no dose of it
+    (ESCITALOPRAM_TO_10, "She has gained 8 kg on escitalopram and her HbA1c has risen from "
+     "5.4% to 6.0%.\n\nPlan: reduce escitalopram to 10 mg daily.", True),
+    (ESCITALOPRAM_TO_10, "She has gained 8 kg on escitalopram and her HbA1c has risen from "
+     "5.4% to 6.0%.\n\nPlan: increase escitalopram to 30 mg daily.", False),
+    # an arrow's change now, 'then stop' later
+    (ESCITALOPRAM_TO_10, "Plan:\n- Escitalopram 20 mg -> 10 mg PO once daily x 14 days, then "
+     "stop.", True),
+    (ESCITALOPRAM_TO_10, "Plan:\n- Escitalopram 20 mg PO once daily x 14 days, then stop.",
+     False),
+    # a sentence whose own step comes before its 'then' is not the last sentence's consequence
+    (ESCITALOPRAM_TO_10, "If she tolerates it, go up to 300 mg after 1 to 2 weeks. Escitalopram "
+     "comes down from 20 to 10 mg once daily for 2 weeks, then stops.", True),
+    (ESCITALOPRAM_TO_10, "If she tolerates it, go up to 300 mg after 1 to 2 weeks. Then "
+     "escitalopram comes down from 20 to 10 mg once daily.", False),
+    # 'starting now' starts it; a dose after a later step's increase is that step's
+    (BUPROPION_150, "Plan: Bupropion XL 150 mg by mouth once daily in the morning, starting "
+     "now.", True),
+    (BUPROPION_150, "Plan: Bupropion XL 150 mg PO daily -> start today -> increase 300 mg after "
+     "1-2 wk if tolerated", True),
+    (BUPROPION_150, "Plan: Bupropion XL 300 mg PO daily -> start today", False),
+    # '5 May' is a date, not the modal 'may'
+    (VISIT_PLANNED, "## Follow-up\nPsychiatry visit 5 May 2026.", True),
+    (VISIT_PLANNED, "## Follow-up\nPsychiatry visit may be needed.", False),
+    # a term that names the concept only in its written case
+    (ACTIVE_SURVEILLANCE, "Plan: Continue AS w/ urology.", True),
+    (ACTIVE_SURVEILLANCE, "Plan: Continue as before with urology.", False),
+])
+def test_reader_reads_dose_changes_starts_dates_and_cased_terms(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+SIADH_PRESENT = {"note_finding": {"concept": ["siadh"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a verdict of exclusion, after 'has been' or as the verb of other findings, denies it
+    (SIADH_PRESENT, "Assessment: SIADH has been excluded.", False),
+    (SIADH_PRESENT, "Assessment: the urine osmolality of 80 excludes SIADH.", False),
+    (SIADH_PRESENT, "Assessment: SIADH; hypovolemia has been excluded.", True),
+    (SIADH_PRESENT, "Assessment: SIADH. Urine osmolality was drawn to exclude hypovolemia.", True),
+    (SIADH_PRESENT, "Assessment: SIADH. His liver disease rules out tolvaptan (for SIADH) as "
+     "treatment.", True),
+])
+def test_a_finding_excluded_is_denied(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+NALOXONE_STARTED = {"note_decision": {"concept": ["naloxone"], "action": ["start"],
+                                      "strict": True}}
+SERTRALINE_KEPT_AT_200 = {"note_decision": {"concept": ["sertraline"], "action": ["continue"],
+                                            "dose": {"value": 200, "unit": "mg"},
+                                            "opposite": ["stop", "switch", "decrease"],
+                                            "required": False}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a passive offer dated in the past, or turned down, reports; it starts nothing
+    (NALOXONE_STARTED, "Plan: Naloxone was offered last year and declined.", False),
+    (NALOXONE_STARTED, "Plan: Naloxone 4 mg nasal spray was prescribed today.", True),
+    # a refusal reaches every verb of its list
+    (SERTRALINE_KEPT_AT_200, "Plan: Continue sertraline 200 mg once daily (do not reduce, stop "
+     "or switch).", True),
+    # a committed change to another dose contradicts keeping the dose
+    (SERTRALINE_KEPT_AT_200, "Plan: Increase sertraline to 250 mg once daily.", False),
+    (SERTRALINE_KEPT_AT_200, "History: sertraline 50 -> 200 mg (titrated Jan-Feb).\nPlan: "
+     "continue sertraline 200 mg daily.", True),
+])
+def test_reader_reads_past_offers_refused_lists_and_dose_changes_against_a_kept_dose(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+def test_a_line_opening_with_a_comparator_is_no_quote():
+    clause = read_note("≥15 headache days a month for 3 months").clauses[0]
+    assert clause.text.startswith(">=15")
+    assert read_note("> Is this chronic migraine?").clauses[0].text.startswith("Is this")

@@ -5,6 +5,7 @@ stale one), and exits non-zero on a failure."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -146,3 +147,14 @@ def test_a_task_outside_the_package_brings_its_own_derive(scaffold, tmp_path):
     run = _physbench("task", "render", TASK, specs=specs)
     assert run.returncode == 0, run.stderr
     assert "Hemoglobin band normal." in run.stdout
+
+
+def test_a_patient_id_another_task_uses_fails_the_spec_gate(tmp_path):
+    root = tmp_path / "project"
+    assert main(["task", "new", TASK, "--root", str(root)]) == 0
+    spec_file = root / "task_specs" / GROUP_DIR / f"{TASK}.yaml"
+    spec_file.write_text(re.sub(r"patient: \{id: [\w-]+", "patient: {id: pt-lipid-001",
+                                spec_file.read_text()))
+    run = _physbench("task", "check", TASK, "--gate", "spec", specs=root / "task_specs")
+    assert run.returncode == 1, run.stderr
+    assert "patient id 'pt-lipid-001' is also 'lipid_statin_management'" in run.stdout
