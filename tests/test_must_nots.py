@@ -472,6 +472,36 @@ ALLOWANCES = [
      "Venlafaxine XR may also be considered instead of aripiprazole."),
     ("trd_augmentation", "lowering sertraline",
      "Reducing sertraline to 100 mg is a reasonable option if she prefers."),
+    ("headache_classification", "beta-blocker with asthma",
+     "Propranolol 40 mg twice daily is a reasonable alternative if she prefers."),
+    ("headache_classification", "beta-blocker with asthma",
+     "A beta-blocker may also be considered for prevention."),
+    ("pretransplant_covid_clearance", "dexamethasone without hypoxemia",
+     "Dexamethasone 6 mg daily is a reasonable option if he prefers."),
+    ("pretransplant_covid_clearance", "dexamethasone without hypoxemia",
+     "Dexamethasone may also be considered to shorten the illness."),
+    ("pretransplant_covid_clearance", "molnupiravir",
+     "Molnupiravir 800 mg twice daily is an acceptable alternative if he prefers pills."),
+    ("pretransplant_covid_clearance", "molnupiravir",
+     "Molnupiravir may be used instead if remdesivir infusions are hard to arrange."),
+    ("trd_with_anxiety", "benzodiazepine",
+     "Clonazepam 0.5 mg as needed is a reasonable option for breakthrough anxiety."),
+    ("trd_with_anxiety", "benzodiazepine",
+     "Lorazepam may be used sparingly for panic while duloxetine takes effect."),
+    ("trd_with_anxiety", "bupropion", "Bupropion XL 150 mg may also be considered for fatigue."),
+    ("trd_with_anxiety", "bupropion",
+     "Adding bupropion is a reasonable alternative if she prefers."),
+    ("trd_with_anxiety", "venlafaxine with uncontrolled hypertension",
+     "Venlafaxine XR 75 mg daily is a reasonable alternative if she prefers."),
+    ("trd_with_anxiety", "venlafaxine with uncontrolled hypertension",
+     "Venlafaxine may be used instead if duloxetine is not covered."),
+    ("buprenorphine_mood_support", "benzodiazepine with buprenorphine",
+     "Clonazepam 0.5 mg as needed is a reasonable option while the SSRI takes effect."),
+    ("buprenorphine_mood_support", "benzodiazepine with buprenorphine",
+     "Lorazepam may be used sparingly for panic."),
+    ("buprenorphine_mood_support", "naltrexone",
+     "Extended-release naltrexone is a reasonable alternative if she prefers."),
+    ("buprenorphine_mood_support", "naltrexone", "Naltrexone may also be considered."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -562,6 +592,14 @@ TURN_DOWNS = {
     "aberrant_drug_screen": "No naltrexone, no added opioid, no benzodiazepine and no "
                             "buprenorphine.",
     "trd_augmentation": "Keep sertraline at 200 mg; no second SSRI or SNRI.",
+    "headache_classification": "No propranolol or other beta-blocker (asthma); no butalbital or "
+                               "opioids.",
+    "pretransplant_covid_clearance": "No dexamethasone or other steroid for COVID-19; no "
+                                     "molnupiravir.",
+    "trd_with_anxiety": "No benzodiazepine, no bupropion and no venlafaxine while her blood "
+                        "pressure is uncontrolled.",
+    "buprenorphine_mood_support": "No benzodiazepine, no naltrexone and no taper of "
+                                  "buprenorphine now.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

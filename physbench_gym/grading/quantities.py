@@ -20,7 +20,7 @@ _VALUE = re.compile(
     rf"(?P<cmp>(?<![-=])(?:<=|>=|<|>)\s*)?(?<![\w.])(?P<sign>-(?=\d))?(?P<num>{_NUMBER})"
     rf"(?P<k>k\b)?(?![\d])", re.IGNORECASE)
 _COUNT = r"\d{1,2}|one|two|three|four|five|six"
-_TABLET = r"(?:tablets?|tabs?|capsules?|caps?|pills?)"
+_TABLET = r"(?:tablets?|tabs?|capsules?|caps?|pills?|films?|strips?)"
 _TABLETS = re.compile(
     rf"\b(?:(?P<n>{_COUNT})(?:\s*x\s*|\s+)(?P<s>{_NUMBER})[\s-]*(?P<u>mg|mcg|g)\s+(?:[a-z-]+\s+)?"
     rf"{_TABLET}"
@@ -496,7 +496,8 @@ _ROLE_BEFORE = (
                         re.IGNORECASE)),
     ("limit", re.compile(r"(?:(?<!\bSUV )(?<!\bsuv )\bmax(?:imum)?|\bup to|\bno more than"  # not
                          r"|\bnot (?:to )?exceed"  # 'SUV max of 6.2', a measure's name
-                         r"|\bat most|\bceiling|\bcap(?:ped)? at|\blimit(?:ed)? to|\bthreshold"
+                         r"|\bat most|\bceiling|\bcap(?:ped)? at|\blimit(?:ed)? to"
+                         r"|(?<!cycle )\bthreshold"  # not 'cycle threshold 21', a Ct value
                          r"|\bcut-?off|\bbelow|\babove|\bunder|\bover|\bexceeds?|\bless than"
                          r"|\bgreater than|\bmore than|\bat least|\bminimum"
                          r"|\bdown to an?\s+(?:[\w-]+\s+){1,3}of"
@@ -518,6 +519,12 @@ _ROLE_BEFORE = (
 _DELTA_AFTER = re.compile(r"[\s-]*(?:dose\s+)?(?:(step|steps|increment|increments|jump|bump)|"
                           r"increase|decrease|reduction|change|rise|drop|up-?titration)\b",
                           re.IGNORECASE)
+
+
+# A dose changed back to an earlier one: 'increase buprenorphine back to 16 mg daily'.
+_DOSE_CHANGED_BACK = re.compile(r"\b(?:increas|rais|decreas|reduc|lower|titrat|go|goe|went|bring|"
+                                r"brought|tak|put|return)\w*\s+(?:[\w-]+\s+){0,3}?back\s+"
+                                r"(?:down\s+|up\s+)?to\s*$", re.IGNORECASE)
 
 
 def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
@@ -567,8 +574,9 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
         if not quantity.unit and (re.match(r"\s+of\s+\d", clause[quantity.end:])
                                   or re.search(r"(?:^|[\s(])\d+\s+of\s+$", before)):
             role = "count"  # 'typical organism in 3 of 3 sets': a tally, not a measure
-        elif role == "limit" and re.search(r"\bback\s+up\s+to\s*$", before, re.IGNORECASE):
-            role = ""  # 'put it back up to 0.1 mg': the new dose, not a ceiling
+        elif role == "limit" and (re.search(r"\bback\s+up\s+to\s*$", before, re.IGNORECASE)
+                                  or _DOSE_CHANGED_BACK.search(before)):
+            role = ""  # 'put it back up to 0.1 mg', 'increase it back to 16 mg': the new dose
         if role == "from" and _BACK_TO_PREVIOUS.search(before):
             role = ""  # 'return it to her previous 0.1 mg': the old dose is the new one
         if role == "from" and _ON_WAKING.search(before):

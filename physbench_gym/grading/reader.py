@@ -272,6 +272,7 @@ def _read(text: str, today: date | None = None) -> Note:
                 for m in clause.mentions))
         same_line = clauses[-1:] if index and units[index - 1][1] is line else []
         clause = _resolve_elided_drug(clause, clauses[-6:], same_line, cues)
+        clause = _step_told_as_a_risk(clause)
         clause = _resolve_bare_value(clause, clauses[-12:])
         clause = _resolve_bare_ratio(clause, clauses[-12:])
         clause = _resolve_the_repeat(clause, clauses[-6:])
@@ -462,6 +463,27 @@ _SUBJECTLESS = re.compile(r"\s*(?:(?:on reflection|on second thought|in the end|
 _ALTERNATIVE_OPENING = re.compile(r"\s*(?:or|otherwise|alternatively|instead)\b", re.IGNORECASE)
 
 
+def _step_told_as_a_risk(clause: Clause) -> Clause:
+    """'Tapering mid-episode -> increased relapse risk', 'Tapering in the middle of a
+    depressive episode is a setup for relapse': a step named as the subject of its risk is a
+    reason, not a plan."""
+    def risky(m: Mention) -> bool:
+        return m.action is not None and m.action.text.endswith("ing") and (
+            _GERUND_OPENS.search(clause.text, 0, m.action.start)) and bool(
+            _RISK_PREDICATE.match(clause.text, m.action.start + len(m.action.text)))
+    if not any(risky(m) for m in clause.mentions):
+        return clause
+    return dataclasses.replace(clause, mentions=tuple(
+        dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL}) if risky(m) else m
+        for m in clause.mentions))
+
+
+_RISK_PREDICATE = re.compile(r"[^;:]{0,60}?(?:\b(?:is|are|would be|will be)\s+(?:a\s+)?"
+                             r"(?:set-?up|recipe|risky|dangerous|unsafe|high-risk)\b|->\s*"
+                             r"(?:increase|higher|more|greater)\b[^;:]{0,20}\brisk)",
+                             re.IGNORECASE)
+
+
 def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list[Clause],
                          cues: list[tuple[int, str]]) -> Clause:
     """'Buprenorphine 4 mg SL now ... Day 2 onward: 16 mg once daily': a dose written with no
@@ -483,6 +505,25 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
 
     if not line_drugs and _ALTERNATIVE_OPENING.match(clause.text):
         line_drugs = [m for c in near[-1:] for m in c.mentions if m.group == "drug"]
+    taper = next((a for a in clause.actions if a.kind == "decrease" and not a.negated
+                  and _TAPER_NOUN.fullmatch(a.text)), None)
+    if taper is not None and not any(category == NEGATED and at < taper.start
+                                     for at, category in cues) and (
+            clause.section not in REPORTING_SECTIONS) and not any(
+            m.group == "drug" for m in clause.mentions) and any(
+            a.kind in ("start", "resume") and a.start < taper.start
+            or a.kind in ("allow", "endorse") and a.start > taper.start
+            for a in clause.actions) and (
+            tapered := line_drugs or _planned_drug(previous, clause.section)):
+        # 'Continue buprenorphine 16 mg daily. A slow taper is reasonable now if she wishes',
+        # 'begin a gradual taper in 1 month': a taper planned with no drug named tapers the
+        # drug the plan is about (not 'tapering now would risk relapse', a reason, nor 'no
+        # taper needed', which decides nothing of the drug)
+        status = frozenset({category for _, category in cues} & {
+            POSSIBLE, CONDITIONAL, TEMPORARY, ALTERNATIVE, LATER, HISTORICAL, COUNTERFACTUAL})
+        elided = Mention(tapered[0].concepts, "", 0, 0, "drug", status, (), taper, (), (),
+                         False, _present(taper))
+        return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
     masses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")]
     if not masses and clause.actions and line_drugs and not any(
             m.group in ("drug", "test") for m in clause.mentions) and _SUBJECTLESS.fullmatch(
@@ -500,8 +541,9 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
         return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
     dose_form = _REPEATED_FORM.search(clause.text) or _FIELD_LABEL.match(clause.text)
     # 'take the second sachet on day 3'; 'DURATION: 3 months, stop 2026-06-17'
-    earlier = [[m for m in c.mentions if m.group == "drug"] for c in near
-               if c.section == clause.section or dose_form]
+    earlier = [[m for m in c.mentions if m.group == "drug" and not (
+        m.action is None and _OBJECT_OF_PREPOSITION.search(c.text, 0, m.start))] for c in near
+               if c.section == clause.section or dose_form]  # not 'no effect on bup 3A4 ...'
     earlier = [found for found in earlier if found]
     if not (doses or dose_form) or not earlier or any(
             m.group == "drug" and not (doses and _REASON_BETWEEN.search(
@@ -525,6 +567,13 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
 
 
 _COURSE_VERBS = frozenset({"continue", "stop"})
+_RESTARTING = frozenset({"resume", "restart", "start", "begin", "resuming", "restarting",
+                         "starting", "beginning"})
+_TAPER_NOUN = re.compile(r"taper(?:ing)?|wean(?:ing)?|dose reduction", re.IGNORECASE)
+# A drug named as the object of a preposition ('no effect on bup metabolism') is not what the
+# clause is about.
+_OBJECT_OF_PREPOSITION = re.compile(
+    r"\b(?:on|with|about|than|between)\s+(?:the\s+|her\s+|his\s+)?$", re.IGNORECASE)
 
 
 def _planned_drug(previous: list[Clause], section: str) -> list[Mention]:
@@ -1239,8 +1288,9 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
                 doc[start - 2].lower_ in _DEMONSTRATIVES):
             continue  # 'Current thyroid Rx: levothyroxine 75 mcg'
         if start and doc[start - 1].lower_ == "the" and pipeline.verb_kinds[match_id][1] != (
-                "after"):
-            continue  # 'during the hold', 'after the switch': a noun
+                "after") and not (doc[start].lower_ in ("taper", "tapering") and start > 1
+                                  and doc[start - 2].lower_ in _RESTARTING):
+            continue  # 'during the hold', 'after the switch': a noun ('resume the taper' plans)
         if doc[start].lower_ in ("limit", "limits") and start and doc[start - 1].lower_ in (
                 "upper", "lower"):
             continue  # '3 times the upper limit': a reference range, no cut
@@ -1370,6 +1420,8 @@ _ANSWER_CUES = frozenset({": no", ": none", "- none"})
 _MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by|on|until|through|"
                         r"for|of|since|from|before|after)\s*-?\s*May\b")
 _OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
+# A finding right after an arrow is what the data before it amount to.
+_CONCLUDED = re.compile(r"->\s*[*_]*\s*$")
 # 'if ..., then' opening the step after an arrow, semicolon or colon: the step is its consequence.
 _IF_THEN = re.compile(r"(?:->|[;:])\s*(?:if|when|whenever|should|unless|in case)\b[^;:>]*?\bthen\b"
                       r"[^;:>]*$", re.IGNORECASE)
@@ -1477,6 +1529,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _causes_of_a_finding(text, mentions)
     mentions = _aside_like_its_head(text, mentions)
     mentions = _in_the_role_of(text, mentions)
+    mentions = _refused_after_all(text, mentions)
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                 if m.action is not None and _PAST_COURSE.match(text, m.action.start) else m
                 for m in mentions]  # 'Ferrous sulfate continued for 3 years on the basis of'
@@ -1614,11 +1667,13 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         end = answer if answer >= 0 else len(text)
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     if m.start < end else m for m in mentions]
-    elif asked := _REPORTED_QUESTION.match(text):  # 'You asked whether he should remain on
-        answer = _QUESTION_END.search(text, asked.end())  # metformin': nor does a retold one
+    elif asked := _REPORTED_QUESTION.match(text) or _ASKED_IN_PASSING.search(text):
+        # 'You asked whether he should remain on metformin', '..., referred by her PCP, who
+        # asks whether to add clonazepam': nor does a retold one
+        answer = _QUESTION_END.search(text, asked.end())
         end = answer.start() if answer else len(text)
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
-                    if m.start < end else m for m in mentions]
+                    if asked.start() <= m.start < end else m for m in mentions]
     q_status = []
     for q in found:
         key = next((k for k in statuses if k[2] == "QUANTITY" and k[0] <= start + q.start < k[1]),
@@ -1743,15 +1798,16 @@ _SINCE_THE = re.compile(r"\b(?:after|since|following)\s+(?:the|her|his|their)\s+
                         re.IGNORECASE)
 _CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|change|switch|"
                           r"taper|stop|withdrawal)\b", re.IGNORECASE)
-_OPTIONS_LEAD = re.compile(r"\W*(?:the\s+)?(?:(?:treatment|therapeutic|management|definitive)\s+)?"
+_OPTIONS_LEAD = re.compile(r"\W*(?:the\s+)?(?:(?:other|further|additional|treatment|therapeutic|"
+                           r"management|definitive)\s+)?"
                            r"(?:options?|alternatives?|choices?)\s*(?::|include\b|are\b)",
                            re.IGNORECASE)
 _ALTERNATIVE_WITH_REASON = re.compile(
     r"\W*(?:or,?\s+)?alternatively,?\s+(?:since|because|given|as)\b[^,;:]*,", re.IGNORECASE)
 _RETURN_BEFORE = re.compile(r"\b(?:return|restore|bring)\s+(?:her|his|their|the)?\s*$",
                             re.IGNORECASE)
-_TO_PREVIOUS = re.compile(r"\s+(?:back\s+)?to\s+(?:her|his|their|the)?\s*(?:previous|prior|former|"
-                          r"original|usual|old)\b", re.IGNORECASE)
+_TO_PREVIOUS = re.compile(r"\s+(?:back\s+)?(?:up\s+|down\s+)?to\s+(?:(?:her|his|their|the)?\s*"
+                          r"(?:previous|prior|former|original|usual|old)\b|\d)", re.IGNORECASE)
 _NEW_DOSE_BEFORE = re.compile(r"\b(?:new|revised|adjusted|updated|changed)\s+$", re.IGNORECASE)
 _DOSE_LABEL_AFTER = re.compile(r"\s+(?:dose|regimen)\s*:", re.IGNORECASE)
 _BASELINE_CUES = frozenset({"baseline", "at baseline"})
@@ -1771,13 +1827,17 @@ _GENERIC_CAN = re.compile(r"(?:^\W*|\b(?:because|since|as|while)\s+)an?\s+[a-z-]
                           re.IGNORECASE)
 _GENERIC_ENDS = re.compile(r",\s*(?:so|therefore|and\s+(?:I|we))\b|;", re.IGNORECASE)
 _REPORTED_QUESTION = re.compile(
-    r"^\W*(?:(?:(?:you|(?:the\s+|her\s+|his\s+)?(?:pcp|team|referring\s+\w+|family|patient|"
+    r"^\W*(?:(?:(?:you|(?:the\s+|her\s+|his\s+)?(?:pcp|primary\s+care\s+\w+|physician|doctor|"
+    r"team|referring\s+\w+|family|patient|"
     r"daughter|son|wife|husband|partner|mother|father)|he|she|they|dr\.?\s+\w+)\s+)?"
     r"(?:has\s+|have\s+|had\s+)?(?:asked|asks|ask|wondered|wonders|wonder|wanted\s+to\s+know|"
     r"wants?\s+to\s+know|would\s+like\s+to\s+know)|"
     r"(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been|am|are)\s+(?:being\s+)?asked|"
     r"(?:the\s+|your\s+)?(?:question|consult\s+question)\s+(?:is|was))\s+(?:me\s+)?"
     r"(?:whether|if|about|what|how|when|which|why)\b", re.IGNORECASE)
+_ASKED_IN_PASSING = re.compile(r"\b(?:who|and)\s+(?:has\s+)?(?:asks|asked|wonders|wondered|"
+                               r"wants\s+to\s+know)\s+(?:me\s+|us\s+)?(?:whether|if|about)\b",
+                               re.IGNORECASE)
 # A request put as a question is an instruction: 'Could you please stop his iron?'
 _POLITE_REQUEST = re.compile(r"\W*(?:could|would|can|will)\s+you\s+(?:please\s+|kindly\s+)?"
                              r"(?!tell|let|clarify|confirm|advise|explain)", re.IGNORECASE)
@@ -1914,6 +1974,22 @@ def _in_the_role_of(text: str, mentions: list[Mention]) -> list[Mention]:
     return out
 
 
+def _refused_after_all(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Propranolol is also first line, but ... so it is avoided in her asthma': a drug praised
+    in general and then turned down for this patient in the same sentence is turned down."""
+    out = list(mentions)
+    for index, m in enumerate(mentions):
+        if m.group != "drug" or m.decision not in ("endorse", "allow"):
+            continue
+        refusal = next((o for o in mentions[index + 1:] if o.group == "drug" and o.concepts
+                        and o.concepts <= m.concepts and o.decision == "avoid"
+                        and _CONTRAST.search(text, m.end, o.start)), None)
+        if refusal is not None:
+            out[index] = dataclasses.replace(m, action=refusal.action, negated=refusal.negated)
+    return out
+
+
+_CONTRAST = re.compile(r"\b(?:but|however|although|though|yet)\b", re.IGNORECASE)
 _PAST_EVENT_AFTER = re.compile(r"(?:\s+[\w-]+){0,2}?\s+(?:was|were|occurred|happened)\b"
                                r"[^.;:,]{0,30}?\b(?:ago|treated\s+with)\b", re.IGNORECASE)
 _IN_MONTH_AFTER = re.compile(r"\s+(?:in|during)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
@@ -1999,12 +2075,16 @@ def _not_let_lapse(text: str, mentions: list[Mention]) -> list[Mention]:
 
 
 def _results_after_without(text: str, mentions: list[Mention]) -> list[Mention]:
-    """'pruritus without rash, total bile acids of 46': a 'without' does not reach a test
-    stated with its value."""
+    """'pruritus without rash, total bile acids of 46', 'shedding, not active infection,
+    Ct 37': a 'without', or a negation a comma closed, does not reach a test stated with
+    its value."""
+    def reaches(m: Mention) -> bool:
+        return any(c.text.lower() != "without" and "," not in text[c.start:m.start]
+                   for c in m.cues if c.category == NEGATED)
     return [dataclasses.replace(m, negated=False, cues=tuple(
         c for c in m.cues if c.category != NEGATED))
         if m.negated and m.group == "test" and m.action is None and _VALUE_NEXT.match(text, m.end)
-        and {c.text.lower() for c in m.cues if c.category == NEGATED} == {"without"} else m
+        and not reaches(m) else m
         for m in mentions]
 
 
@@ -2116,7 +2196,8 @@ _ARROW_TRIGGER = re.compile(r"<|>|\b(?:if|when|falls?|drops?|rises?|exceeds?|dev
 # What a result branch leads to when it is a plan without a verb: '-> no more imaging'.
 _NEGATED_PLAN = re.compile(r"[-=>\s]*(?:no|not|none|nothing)\b", re.IGNORECASE)
 # 'Growth -> PET-CT/biopsy': an event that triggers what follows even without a verb.
-_ARROW_EVENT = re.compile(r"\b(?:if|when|growth|grows|enlarg\w*|stable|stability|unchanged|"
+_ARROW_EVENT = re.compile(r"\b(?:if|when|sudden(?:ly)?|growth|grows|enlarg\w*|stable|stability|"
+                          r"unchanged|"
                           r"progress\w*|"
                           r"fails?|persists?|relapses?|recurs?|worsens?|improves?|resolves?|"
                           r"rises?|falls?|intoleran\w*)\b", re.IGNORECASE)
@@ -2180,12 +2261,14 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
 
     added = []
     stopped: dict[int, str] = {}  # line -> the drug a pronoun after a stop verb stood for
-    for verb, kind, _ in sorted(verbs, key=lambda v: v[0].start):
-        if verb.end >= len(doc) or doc[verb.end].lower_ not in ("it", "them") or (
-                verb.text.lower().startswith("repeat")):
+    for verb, kind, side in sorted(verbs, key=lambda v: v[0].start):
+        pronoun = _passive_subject(doc, verb) if side in ("after", "both") else None
+        if pronoun is None and (verb.end >= len(doc) or doc[verb.end].lower_ not in (
+                "it", "them") or verb.text.lower().startswith("repeat")):
             continue  # 'do not repeat it' is about a second dose, not the drug
+        at = verb.end if pronoun is None else pronoun  # '..., so it is avoided'
         line = line_of(verb.start_char)
-        earlier = [s for s in concepts if s.end <= verb.start and line_of(s.start_char) is line]
+        earlier = [s for s in concepts if s.end <= at and line_of(s.start_char) is line]
         drugs = [s for s in earlier if _span_group(s) == "drug"]
         held = [d for d in drugs if kind == "resume" and (any(
             k == "stop" and v.end <= d.start and d.start - v.end <= 3 for v, k, _ in verbs) or (
@@ -2199,13 +2282,16 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
         if kind == "resume" and not held and id(line) in stopped:
             # 'he stops it 4 days before, no bridging with Lovenox, and he restarts it ...'
             ids = stopped[id(line)]
-        elif drugs and (held or _span_group(earlier[-1]) != "finding"):  # not 'recurrence ...
-            ids = ",".join(sorted(_span_concepts(drugs[-1])))  # postpone it'
+        elif pronoun is not None and [_span_group(s) for s in earlier
+                                      if _span_group(s) != "finding"][-1:] != ["drug"]:
+            continue  # 'No bone marrow now; if ..., it would be considered': the test
+        elif drugs and (held or pronoun is not None or _span_group(earlier[-1]) != "finding"):
+            ids = ",".join(sorted(_span_concepts(drugs[-1])))  # not 'recurrence ... postpone it'
         else:
             continue
         if kind == "stop":
             stopped[id(line)] = ids
-        added.append(Span(doc, verb.end, verb.end + 1, label=f"REF|drug|{ids}"))
+        added.append(Span(doc, at, at + 1, label=f"REF|drug|{ids}"))
     for match in _ANOTHER_ONE.finditer(doc.text):  # 'he'll need the second one in 2028'
         which = 1 if match.group(1) else 2
         one = doc.char_span(match.start(which), match.end(which))
@@ -2218,6 +2304,21 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
             ids = ",".join(sorted(_span_concepts(tests[-1])))
             added.append(Span(doc, one.start, one.end, label=f"REF|test|{ids}"))
     return sorted(concepts + added, key=lambda s: s.start)
+
+
+_AUXILIARIES = frozenset({"is", "'s", "are", "should", "must", "will", "would", "be", "best",
+                         "therefore", "also", "then"})  # not 'it was begun': a story
+
+
+def _passive_subject(doc: Any, verb: Any) -> int | None:
+    """The pronoun a verb that follows its object is said of ('so it is avoided in her
+    asthma', 'they are best avoided'): the token index of 'it'/'they', or None."""
+    at = verb.start - 1
+    while at >= 0 and verb.start - at <= 4 and doc[at].lower_ in _AUXILIARIES:
+        at -= 1
+    if at < 0 or at == verb.start - 1 or doc[at].lower_ not in ("it", "they"):
+        return None
+    return at
 
 
 def _asked_before(line: Line, line_starts: list[tuple[int, Line]]) -> Line | None:
@@ -2348,9 +2449,11 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         # 'once vitamin D is replete, start denosumab', 'resume calcium only after the
         # calcium is normal': a step that waits for its trigger
         status = status | {LATER, TEMPORARY}
+    concluded = _span_group(span) == "finding" and action is None and _CONCLUDED.search(
+        text, 0, begin)  # '>=15 HA d/mo x >3 mo -> CHRONIC MIGRAINE': criteria met, a diagnosis
     if (LATER in status or _CONSEQUENCE.match(text, 0, begin)) and _OPENS_WITH_IF.match(
-            text) or _OPENS_WITH_THRESHOLD.match(text) or LATER in status and _IF_THEN.search(
-            text, 0, begin):
+            text) or _OPENS_WITH_THRESHOLD.match(text) and not concluded or (
+            LATER in status and _IF_THEN.search(text, 0, begin)):
         status = status | {CONDITIONAL}  # 'if Hb has not normalized, then proceed to EGD',
         # '...; below 30, stop metformin', 'hold off -> if a 5th episode occurs, then refer'
     if action is not None and _PAST_FORM.search(action.text) and not (
@@ -2493,6 +2596,10 @@ _WHEN_DONE = re.compile(r"\s*(?:once|after|as soon as)\b[^,;:]{2,80}?(?:,\s*|\s+
 _JUDGMENT = re.compile(r"^(?:is|are)\b|\bnot\b|^contraindicated$|^unnecessary$")
 
 
+# A plan told under a history heading: what the chart already says was planned.
+_PLAN_ON_FILE = re.compile(r"[^:.;]{0,40}\b(?:plan|planned)\s*:", re.IGNORECASE)
+
+
 def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
                text: str, later: tuple[Action, ...] = (), finding: bool = False
                ) -> frozenset[str]:
@@ -2514,6 +2621,8 @@ def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
     if past and all(c.text.lower() == "baseline" for c in past) and (
             deciding or line.section == "plan"):
         status.discard(HISTORICAL)  # 'baseline thyroid ultrasound (ordered)': a new test
+    if line.section in PAST_SECTIONS and _PLAN_ON_FILE.match(text):
+        deciding = False  # '[x] Transplant plan: LDKT, basiliximab induction' in a chart review
     if line.section in PAST_SECTIONS and not deciding:
         status.add(HISTORICAL)
     if line.section == "options" and not deciding:
@@ -2601,7 +2710,9 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
         if (side != "before" or _colon_between(gap) and not _other_object(s, span, spans)
                 or _VERB_ENDS.match(span.doc.text, s.end_char) and any(  # 'Metformin -> stop.'
                     _in_arrow(t) for t in gap)) and (
-                _only_dose_words(gap) or _INTERJECTION.match("".join(t.text_with_ws for t in gap))
+                _only_dose_words(gap, 20 if kind in ("allow", "endorse") else 14)  # 'X 0.5 mg
+                # prn, no more than bid, for a maximum of 2 weeks is reasonable'
+                or _INTERJECTION.match("".join(t.text_with_ws for t in gap))
                 or side != "before" and 0 < len(gap) <= 3
                 and all(t.lower_ in _COPULA_GAP for t in gap)
                 or side != "before" and _SUBJECT_MODIFIER.fullmatch(
@@ -2689,7 +2800,8 @@ _DOSE_WORD = re.compile(
     r"[:\-–—,()\[\]]|is|are|was|be|been|being|to|for|now|today|:|and|of|in|may|can|could|"
     r"should|will|would|might|must|also|then|once|twice|not|do|reason|all|both|are|were|drugs?|"
     r"medications?|meds?|agents?|therapy|treatment|regimen|course|prescription|injections?|"
-    r"infusions?|shots?|yearly|annually|annual|quarterly|prophylaxis|prophylactic|ppx)$",
+    r"infusions?|shots?|yearly|annually|annual|quarterly|prophylaxis|prophylactic|ppx|"
+    r"more|than|max|maximum|most|up|sparingly|short|brief|bridge|bridging)$",  # 'no more than
     re.IGNORECASE)
 
 
@@ -2906,8 +3018,9 @@ def _outside_parentheses(tokens: Any) -> list[Any]:
     return kept
 
 
-def _only_dose_words(gap: Any) -> bool:
-    return len(gap) <= 14 and all(_DOSE_WORD.match(t.text) or t.is_space or (
+def _only_dose_words(gap: Any, longest: int = 14) -> bool:
+    return len(gap) <= longest and all(_DOSE_WORD.match(t.text) or t.is_space or (
+        t.lower_ == "no" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ == "more") or (
         t.text == ">" and _in_arrow(t)) for t in gap)  # 'sildenafil -> NOT prescribed'
 
 

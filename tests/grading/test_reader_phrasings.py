@@ -2553,3 +2553,121 @@ def test_a_line_opening_with_a_comparator_is_no_quote():
     clause = read_note("≥15 headache days a month for 3 months").clauses[0]
     assert clause.text.startswith(">=15")
     assert read_note("> Is this chronic migraine?").clauses[0].text.startswith("Is this")
+
+
+TOPIRAMATE_STARTED = {"note_decision": {"concept": ["topiramate"], "action": ["start"],
+                                         "opposite": ["stop"]}}
+NO_BETA_BLOCKER = {"note_never": {"concept": ["beta_blocker"]}}
+MS_DENIED = {"note_decision": {"concept": ["multiple_sclerosis"], "action": ["avoid"]}}
+CHRONIC_MIGRAINE = {"note_finding": {"concept": ["chronic_migraine"]}}
+EPISODIC_NOT_CHRONIC = {"note_finding": {"concept": ["episodic_migraine"],
+                                         "opposite": ["chronic_migraine"]}}
+TRANSPLANT_POSTPONED = {"note_decision": {"concept": ["living_donor_kidney_transplant"],
+                                           "action": ["avoid"], "opposite": ["endorse"],
+                                           "dose_required": False}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a sudden symptom before a colon is the trigger of what follows it
+    (TOPIRAMATE_STARTED, "## Plan\n- Start topiramate 25 mg nightly.\n### Counselling\n- Sudden "
+     "eye pain or blurred vision: stop topiramate and seek urgent care.", True),
+    (TOPIRAMATE_STARTED, "## Plan\n- Start topiramate 25 mg nightly.\n### Counselling\n- Eye "
+     "pain since last week: stop topiramate.", False),
+    # a drug praised in general, then turned down for this patient, is turned down
+    (NO_BETA_BLOCKER, "Plan: Propranolol is also first line for migraine, but non-selective "
+     "beta-blockers can provoke bronchospasm, so it is avoided in her asthma.", True),
+    (NO_BETA_BLOCKER, "Plan: Propranolol is first line for migraine, and it is started at "
+     "40 mg twice daily.", False),
+    # an option offered beside the plan, however it is worded
+    (NO_BETA_BLOCKER, "Plan: start amitriptyline 10 mg at bedtime.\n- Propranolol would be "
+     "another option.", False),
+    (NO_BETA_BLOCKER, "Plan: start amitriptyline 10 mg at bedtime.\nOther options: propranolol "
+     "40 mg twice daily.", False),
+    # 'not in locations that would suggest X' denies X
+    (MS_DENIED, "Assessment: the foci are not in locations that would suggest multiple sclerosis.",
+     True),
+    (MS_DENIED, "Assessment: the foci are in locations that would suggest multiple sclerosis.",
+     False),
+    # criteria met, then an arrow to the diagnosis, is the diagnosis
+    (CHRONIC_MIGRAINE, "Dx:\n- >=15 HA d/mo x >3 mo + >=8 migraine d/mo -> CHRONIC MIGRAINE",
+     True),
+    # 'at risk of progressing to X' does not diagnose X
+    (EPISODIC_NOT_CHRONIC, "Assessment: high-frequency episodic migraine, at risk of "
+     "progressing to chronic migraine.", True),
+    (EPISODIC_NOT_CHRONIC, "Assessment: high-frequency episodic migraine, now chronic "
+     "migraine.", False),
+    # a plan the chart already holds, listed under the chart review, decides nothing
+    (TRANSPLANT_POSTPONED, "## Chart review\n- [x] Transplant plan: LDKT (brother), "
+     "basiliximab induction\n## Plan\n- Postpone the living-donor kidney transplant.", True),
+    (TRANSPLANT_POSTPONED, "## Plan\n- Transplant plan: LDKT (brother), basiliximab "
+     "induction\n- Postpone the living-donor kidney transplant.", False),
+])
+def test_reader_reads_triggers_refusals_offers_and_plans_on_file(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+def test_a_day_number_is_no_vitamin_d():
+    """'d2' is day 2 of a course; only 'D2' as written is vitamin D2."""
+    def drugs(text: str) -> set[str]:
+        return {c for clause in read_note(text).clauses for m in clause.mentions
+                for c in m.concepts}
+    assert "vitamin_d" not in drugs("Plan: remdesivir 200 mg IV d1, then 100 mg IV d2-3.")
+    assert "vitamin_d" in drugs("Plan: start D2 50,000 units weekly.")
+
+
+NO_BENZODIAZEPINE = {"note_never": {"concept": ["benzodiazepine"]}}
+NO_BUPROPION = {"note_never": {"concept": ["bupropion"]}}
+NO_VENLAFAXINE = {"note_never": {"concept": ["venlafaxine"]}}
+BUPRENORPHINE_KEPT_AT_16 = {"note_decision": {
+    "concept": ["buprenorphine"], "action": ["continue", "keep_dose"],
+    "opposite": ["stop", "switch", "decrease"], "strict": True,
+    "dose": {"value": 16, "unit": "mg", "per_day": True}, "dose_required": False}}
+BUPRENORPHINE_BACK_TO_16 = {"note_decision": {
+    "concept": ["buprenorphine"], "action": ["increase", "resume", "start", "continue"],
+    "dose": {"min": 16, "max": 24, "unit": "mg", "per_day": True}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # 'A or, if needed, B' offers B; limits between a drug and 'is reasonable' still allow it
+    (NO_BENZODIAZEPINE, "Plan: hydroxyzine or, if needed, a brief benzodiazepine bridge.", False),
+    (NO_BENZODIAZEPINE, "Plan: clonazepam 0.5 mg as needed, no more than twice daily, for a "
+     "maximum of two to three weeks is reasonable.", False),
+    # the referral's question retold, in passing or by its asker, plans nothing
+    (NO_BENZODIAZEPINE, "Plan: start duloxetine 30 mg daily. Her primary care physician asks "
+     "whether to add clonazepam.", True),
+    (NO_BENZODIAZEPINE, "She has GAD, referred by her PCP, who asks whether to add clonazepam or "
+     "bupropion. Plan: start duloxetine 30 mg daily.", True),
+    # 'augment with' starts a drug; 'adding it would not solve ...' turns it down
+    (NO_BUPROPION, "Plan: start duloxetine. Alternatively, augment with bupropion.", False),
+    (NO_BUPROPION, "Plan: start duloxetine.\n- Bupropion: it does not treat anxiety, and adding "
+     "it would not solve the non-response.", True),
+    # 'is a good fit' endorses
+    (NO_VENLAFAXINE, "Plan: venlafaxine XR 75 mg daily is a good fit for both conditions.", False),
+    # a taper planned with no drug named tapers the drug of the plan; a taper told as a risk,
+    # or refused, does not
+    (BUPRENORPHINE_KEPT_AT_16, "Plan: continue buprenorphine 16 mg daily. Begin a gradual taper "
+     "in 1 month.", False),
+    (BUPRENORPHINE_KEPT_AT_16, "Plan: continue buprenorphine 16 mg daily. A slow taper is "
+     "reasonable now if she wishes.", False),
+    (BUPRENORPHINE_KEPT_AT_16, "Plan: continue buprenorphine 16 mg daily; no taper now. "
+     "Tapering in the middle of a depressive episode is a setup for relapse.", True),
+    # a drug named after 'on' is not the subject of the next verbless dose
+    (BUPRENORPHINE_KEPT_AT_16, "Plan:\n- Start escitalopram 10 mg daily. No effect on bup 3A4 "
+     "metabolism. No ECG needed at 10 mg.\n- Continue buprenorphine 16 mg daily.", True),
+    # a dose changed back, a return to a dose, and films counted by strength
+    (BUPRENORPHINE_BACK_TO_16, "Plan: increase buprenorphine back to 16 mg daily.", True),
+    (BUPRENORPHINE_BACK_TO_16, "Plan: go back to buprenorphine 16 mg daily.", True),
+    (BUPRENORPHINE_BACK_TO_16, "Plan: increase buprenorphine to two 8 mg films daily.", True),
+    (BUPRENORPHINE_BACK_TO_16, "Plan: increase buprenorphine to one 8 mg film daily.", False),
+])
+def test_reader_reads_offers_retold_questions_tapers_and_doses_changed_back(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+def test_a_cycle_threshold_is_a_value_and_a_closed_negation_leaves_it():
+    assert [q.role for q in quantities("N2 cycle threshold 21")] == [""]
+    assert [q.role for q in quantities("below the threshold 21")] == ["limit"]
+    clause = read_note("Assessment: residual RNA shedding, not active infection, Ct 37.").clauses[0]
+    ct = next(m for m in clause.mentions if "sars_cov_2_ct" in m.concepts)
+    assert not ct.negated
