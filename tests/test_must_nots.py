@@ -502,6 +502,52 @@ ALLOWANCES = [
     ("buprenorphine_mood_support", "naltrexone",
      "Extended-release naltrexone is a reasonable alternative if she prefers."),
     ("buprenorphine_mood_support", "naltrexone", "Naltrexone may also be considered."),
+    ("gout_oncology", "NSAID",
+     "Naproxen 250 mg twice daily is a reasonable backup if pain persists."),
+    ("gout_oncology", "NSAID", "Celecoxib may be used as needed if he prefers."),
+    ("gout_oncology", "colchicine with voriconazole",
+     "Colchicine 0.6 mg daily is an acceptable alternative if he prefers."),
+    ("gout_oncology", "colchicine with voriconazole",
+     "Low-dose colchicine may be added as needed for breakthrough pain."),
+    ("chronic_urticaria_pcp", "first-generation antihistamine",
+     "Hydroxyzine 25 mg at bedtime is a reasonable option if he cannot sleep."),
+    ("chronic_urticaria_pcp", "first-generation antihistamine",
+     "Diphenhydramine may be continued as needed for night itch."),
+    ("chronic_urticaria_pcp", "systemic corticosteroid",
+     "Prednisone 5 mg daily is an acceptable backup if the hives persist."),
+    ("chronic_urticaria_pcp", "systemic corticosteroid",
+     "A short prednisone burst may be used as needed whenever he flares."),
+    ("chronic_urticaria_pcp", "allergy testing",
+     "A food allergy panel is a reasonable option if he prefers reassurance."),
+    ("chronic_urticaria_pcp", "allergy testing", "Skin-prick testing may also be considered."),
+    ("chronic_urticaria_pcp", "cyclosporine now",
+     "Cyclosporine 100 mg twice daily is a reasonable alternative if he prefers a pill."),
+    ("oral_contraceptive_switch", "estrogen-containing method",
+     "The contraceptive patch is a reasonable alternative if she prefers not to take a daily "
+     "pill."),
+    ("oral_contraceptive_switch", "estrogen-containing method",
+     "She may continue her combined pill as needed until the new method starts."),
+    ("oral_contraceptive_switch", "norethindrone acetate",
+     "Norethindrone acetate 5 mg daily is an acceptable backup."),
+    ("tinnitus_imaging_workup", "head CT",
+     "A head CT is a reasonable alternative if she prefers a quicker test."),
+    ("tinnitus_imaging_workup", "head CT", "A repeat non-contrast head CT may also be considered."),
+    ("tinnitus_imaging_workup", "gadolinium withheld",
+     "Gadolinium may be withheld if she prefers, given her eGFR of 59."),
+    ("progestin_contraceptive_pcos", "estrogen after DVT",
+     "A low-dose combined pill is a reasonable alternative if she prefers a pill."),
+    ("progestin_contraceptive_pcos", "estrogen after DVT",
+     "The estrogen patch may be used as needed for hirsutism."),
+    ("progestin_contraceptive_pcos", "low-dose LNG-IUD",
+     "Kyleena is an acceptable alternative if she prefers a smaller device."),
+    ("pcp_rash_workup", "systemic corticosteroid",
+     "A short prednisone burst is reasonable if her pain stays severe."),
+    ("pcp_rash_workup", "systemic corticosteroid",
+     "Prednisone 40 mg daily may be added as needed for pain."),
+    ("pcp_rash_workup", "valacyclovir above the renal dose",
+     "Valacyclovir 1 g three times daily is an acceptable alternative."),
+    ("pcp_rash_workup", "valacyclovir above the renal dose",
+     "Valacyclovir 1 g every 8 hours may be used if she prefers."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -600,16 +646,25 @@ TURN_DOWNS = {
                         "pressure is uncontrolled.",
     "buprenorphine_mood_support": "No benzodiazepine, no naltrexone and no taper of "
                                   "buprenorphine now.",
+    "gout_oncology": "He should not take colchicine or any NSAID while on voriconazole and with "
+                     "platelets this low.",
+    "chronic_urticaria_pcp": "He should not take hydroxyzine or maintenance prednisone, and a "
+                             "food allergy panel is not indicated.",
+    "oral_contraceptive_switch": "She should not use any estrogen-containing method (pill, patch "
+                                 "or ring) because of migraine with aura.",
+    "tinnitus_imaging_workup": "A head CT is not needed; the normal CT of 2 years ago does not "
+                               "exclude a schwannoma.",
+    "progestin_contraceptive_pcos": "She should not take any estrogen-containing method (pill, "
+                                    "patch or ring) after her DVT.",
+    "pcp_rash_workup": "I would not add prednisone; it does not prevent postherpetic neuralgia.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence
-# with the reason; the xfail is strict, so a gap that closes must leave the list. Two today.
+# with the reason; the xfail is strict, so a gap that closes must leave the list. One today.
 KNOWN_GAPS: dict[str, str] = {
     "Lovenox 40 mg daily as a bridge is an acceptable alternative.":
         "an allowance told after a role phrase ('X as a bridge is acceptable') is not read as "
         "allowing X",
-    "Deferiprone 25 mg/kg three times daily is a reasonable alternative if he prefers.":
-        "an alternative dosed per kilogram is not read as offering the drug",
 }
 KNOWN_TURN_DOWN_GAPS: dict[str, str] = {}
 

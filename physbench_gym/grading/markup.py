@@ -320,6 +320,9 @@ def _whole(words: list[str]) -> int | None:
     """'two hundred and five' -> 205, 'seven fifty' -> 750, 'twenty twenty-six' -> 2026; 'two
     ten milligram tablets' stays words (two tablets of ten)."""
     if any(w in ("hundred", "thousand") for w in words):
+        if any(_WORD_VALUE.get(a, 10) < 10 and _WORD_VALUE.get(b, 10) < 10
+               for a, b in zip(words, words[1:], strict=False)):
+            return None  # 'three three-hundred-sixty milligram tablets': a count, then a strength
         total = current = 0
         for word in words:
             if word == "hundred":
@@ -458,7 +461,8 @@ def lines(note: str) -> tuple[Line, ...]:
             # plan is the plan; any other question ends the history above it
             flush_paragraph()
             out.append(Line(_inline(asked.group(2)), "question", "heading"))
-            section = ("plan" if _PLAN_QUESTION.search(asked.group(2))
+            section = ("avoid" if _AVOID_QUESTION.search(asked.group(2))
+                       else "plan" if _PLAN_QUESTION.search(asked.group(2))
                        else _after_unknown_heading(section))
             opened_by_label = False
             if asked.group(3).strip():
@@ -540,8 +544,11 @@ def lines(note: str) -> tuple[Line, ...]:
                     # background ('  background: LFTs nl') speaks for that line alone
             if not text:
                 continue
-        elif label and opened_by_label and not bullet and len(label.group(1).split()) <= 3:
-            # 'Hx: ...' then 'Stroke risk: ...': another label ends the labelled section
+        elif label and not bullet and (
+                (opened_by_label and len(label.group(1).split()) <= 3)
+                or (section == "avoid" and not item_goes_on and raw_line[:1] not in " \t")):
+            # 'Hx: ...' then 'Stroke risk: ...': another label ends the labelled section; a
+            # 'DO NOT GIVE:' list ends at a new labelled paragraph after a blank ('ULT: YES.')
             flush_paragraph()
             section = line_section = "body"
         if bullet and out and out[-1].kind == "item" and not paragraph and text.startswith("="):
@@ -602,6 +609,10 @@ _PLAN_QUESTION = re.compile(r"\b(?:follow\w*|monitor\w*|treat\w*|start\w*|stop\w
                             r"order\w*|next|recommend\w*|manag\w*|plan\w*|refer\w*|work-?up|"
                             r"imaging|surgery|dose|dosing|therapy|medication|drug|should (?:we|I|"
                             r"he|she|they)|need)\b", re.IGNORECASE)
+# A question about what not to do: its answer lists what to avoid ('What should NOT be ordered?').
+_AVOID_QUESTION = re.compile(r"\b(?:what|which)\b.*\b(?:should(?:n't| not)|not to)\s+(?:be\s+)?"
+                             r"(?:order|give|start|use|do|prescrib|avoid)\w*|\bwhat to avoid\b",
+                             re.IGNORECASE)
 _BOLD_QUESTION = re.compile(r"^(\*\*|__|#{1,4}\s*)(?:Q\d*\s*[:.)]\s*(?!\*))?(?!Q\d*\s*[:.)])"
                             r"(.{3,160}?\?)(?:\*\*|__)?"
                             r"\s*(.*)$")
@@ -648,6 +659,10 @@ _SPOKEN_HEADING = re.compile(r"^([A-Z][a-z]+(?: [a-z]+)?)\.\s+((?:number|item|po
                              r".*|(?:first(?:ly)?|1[.)])[\s,].*|one,\s.*\btwo,\s.*)$",
                              re.IGNORECASE)  # 'One, ... Two, ...': a dictated list
 
+# A dictated title opening its paragraph: 'Data. The aspirate ...', 'Recommendations, number one.'
+_SPOKEN_TITLE = re.compile(r"^([A-Z][a-z]+(?: [a-z]+){0,2})(?:\.\s+|,\s+(?=(?:number|item|point)\s+"
+                           r"(?:one|1)\b|first\b))(\S.*)$")
+
 
 def _heading(line: str) -> tuple[str, str] | None:
     """(title, text after it) when the line is a heading: '# Plan', '**Plan**', 'PLAN:'."""
@@ -661,6 +676,9 @@ def _heading(line: str) -> tuple[str, str] | None:
         return _inline(line[:-1]), ""
     spoken = _SPOKEN_HEADING.match(line)  # 'Recommendations. Number one, hold ...': a dictated
     if spoken and section_of(spoken.group(1)) in ("plan", "assessment"):  # title over its list
+        return spoken.group(1), _inline(spoken.group(2))
+    spoken = _SPOKEN_TITLE.match(line)  # 'History. This is his third flare ...' dictated
+    if spoken and section_of(spoken.group(1)):
         return spoken.group(1), _inline(spoken.group(2))
     if (len(line) <= 40 and len(line.split()) <= 5 and not re.search(r":\s*\S|\d", line)
             and not _BULLET.match(line)  # '- Home sleep apnea testing' is an item

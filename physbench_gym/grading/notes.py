@@ -929,6 +929,12 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
             _decision(clause, mention, args) is not None) else None
         if first and not mention.has(CONDITIONAL, HISTORICAL, FAMILY, COUNTERFACTUAL):
             problem = problem or f"{first}: \"{clause.text[:90]}\""
+        if mention.decision is None and mention.quantities and mention.has(ALTERNATIVE) and (
+                accepted & _POSITIVE) and not clause.reporting and not mention.has(
+                CONDITIONAL, TEMPORARY, HISTORICAL, FAMILY, COUNTERFACTUAL):
+            issue = _amount_issue(clause, mention, args, offer=True)  # 'valacyclovir 1 g TID
+            if issue:  # is an acceptable alternative' offers that schedule
+                problem = problem or f"offers {issue}: \"{clause.text[:80]}\""
         for index, (decision, step) in enumerate(_decisions(clause, mention, args)):
             later = (index > 0 and not _offered_instead(clause, mention, step)
                      ) or mention.decision is None and bool(mention.later)
@@ -1000,7 +1006,9 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
             if issue is None:
                 asserted = True
             elif issue and args.wrong_dose_contradicts and (
-                    args.all_steps or not mention.has(LATER)):  # a later taper step's dose
+                    args.all_steps or not mention.has(LATER)) and not (  # a taper step's dose
+                    _TURNED_DOWN.search(clause.text)  # 'Not 1 g TID: that's for CrCl >=50'
+                    or clause.kind == "row" and _BAND_ROW.match(clause.text)):
                 problem = problem or f"{issue} in \"{clause.text[:80]}\""
     if args.first_dose is not None and args.deferral_contradicts and not problem:
         problem = _first_dose_put_off(note)
@@ -1010,6 +1018,14 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
         return CheckpointResult(True, f"states '{label}'" if asserted
                                 else f"nothing contradicts '{label}'")
     return CheckpointResult(False, f"does not state '{label}'")
+
+
+# A row of a dose table keyed by a band of values: '| >=50 | 1 g q8h |' quotes, it does not plan.
+_BAND_ROW = re.compile(r"\s*(?:[<>]=?\s*\d[\d.]*|\d[\d.]*\s*-\s*\d[\d.]*)\s*:")
+# A dose quoted to turn it down: the PCP's proposal, or a dose judged wrong.
+_TURNED_DOWN = re.compile(r"^\W*not\s+\d|^\W*(?:the\s+|your\s+)?(?:proposed|suggested|requested)\b|"
+                          r"\b(?:too (?:high|low|much|frequent)|exceeds|is the dose for|"
+                          r"rather than)\b", re.IGNORECASE)
 
 
 def _timed_after(clause: Clause, mention: Mention, concepts: list[str]) -> bool:
@@ -1160,7 +1176,9 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         and (clause.mentions[0].group != "finding" or clause.mentions[0].quantities)) or bool(
         # 'Volume depletion + ibuprofen' lists causes; 'Calcium 1,000 mg and vitamin D3' plans
         _LEAD_LABEL.fullmatch(clause.text[:mention.start])) or bool(
-        re.search(r"(?:->|:)\s*$", clause.text[:mention.start]))  # 'high risk: -> CT chest'
+        re.search(r"(?:->|:)\s*$", clause.text[:mention.start])) or bool(  # 'high risk: -> CT'
+        _TRIGGER_LEAD.fullmatch(clause.text[:mention.start])) or bool(  # 'If pain persists, X'
+        _MODIFIER_LEAD.fullmatch(clause.text[:mention.start]))  # 'Intra-articular steroid ...'
     plan_line = clause.section == "plan" or clause.kind == "row" or (
         clause.section in ("body", "assessment", "question") and line_start)
     hedged = not clause.cue_categories.isdisjoint({POSSIBLE, ALTERNATIVE}) and not (
@@ -1183,6 +1201,11 @@ _PURPOSE_AFTER = re.compile(r"\b(?:to|in order to)\s+(?:exclude|rule out|r/o|eva
                             r"look(?:s|ing)?)\s+for\b",
                             re.IGNORECASE)  # '..., a pheochromocytoma must be excluded'
 
+_MODIFIER_LEAD = re.compile(r"(?:(?:intra-?[a-z]+|peri-?[a-z]+|oral|IV|IM|SC|topical|inhaled|"
+                            r"low-dose|high-dose|short|single|one-time|repeat)\s+){1,2}",
+                            re.IGNORECASE)
+_TRIGGER_LEAD = re.compile(r"(?:if|when|once|should|in case|unless)\b[^,;:()]{1,80},\s*",
+                           re.IGNORECASE)
 _RESULT_LEAD = re.compile(r"\b(?:current|latest|most recent|last|prior|previous|today's)\s+$",
                           re.IGNORECASE)
 _COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\s+"
@@ -1548,8 +1571,10 @@ _AS_NEEDED = re.compile(r"\b(?:as needed|prn|p\.r\.n|when needed|if needed|on de
                         r"as required)\b", re.IGNORECASE)
 _DOSED = re.compile(r"\d\s*(?:(?:mg|mcg|g|iu|units?|tabs?|tablets?|capsules?|caps|puffs?|sprays?|"
                     r"milligrams?|micrograms?|grams?|bottles?|sachets?|packets?|kits?)\b|"
-                    r"(?:ml|l|liters?|litres?|oz|ounces?)\b(?!\s*/))",  # '296 mL', not '30 mL/min'
+                    r"(?:ml|l|liters?|litres?|oz|ounces?)\b(?!\s*/))"  # '296 mL', not '30 mL/min'
+                    r"|^\s*(?:dose ?pack|dosepak)\b",  # 'Medrol dose pack if no better'
                     re.IGNORECASE)
+_DOSE_PACK = re.compile(r"\b(?:dose ?pack|dosepak)\b", re.IGNORECASE)  # a concept's own words
 
 
 _ALSO_BEFORE = re.compile(r"\W*(?:also|plus)\s+", re.IGNORECASE)
@@ -1621,7 +1646,8 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
         decision = mention.decision
         if decision is None and "implicit" in args.action and not mention.negated and (
                 mention.group == "test" or _DOSED.search(
-                    clause.text[mention.end:_segment_end(clause, mention)])) and (
+                    clause.text[mention.end:_segment_end(clause, mention)])
+                or _DOSE_PACK.search(mention.text)) and (
                 _decision(clause, mention, _IMPLICIT_START) == "start") and not (
                 _PREDICATE.search(_own_part(clause.text, mention.end))):
             decision = "implicit"
@@ -1629,8 +1655,9 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
                 _ALSO_BEFORE.fullmatch(clause.text[:mention.start])
                 or _ALSO_AFTER.fullmatch(clause.text[mention.end:])):
             decision = "implicit"  # '2. Also SUTAB.', 'SUTAB as well.': one more thing to take
-        if decision is None and mention.has(POSSIBLE, ALTERNATIVE) and not mention.negated:
-            decision = "endorse"
+        if decision is None and mention.has(POSSIBLE, ALTERNATIVE) and not mention.negated and not (
+                mention.has(ATTRIBUTE) and not _ITS_USE.match(clause.text, mention.end)):
+            decision = "endorse"  # not 'colchicine levels can rise'; 'X use may help' offers X
         offered = mention.has(POSSIBLE, ALTERNATIVE) and any(  # 'could be stopped, or
             a.kind in args.action and not a.negated for a in mention.later)  # continued'
         then = any(a.decision in args.action and _THEN_BEFORE.search(clause.text, 0, a.start)
@@ -1642,6 +1669,7 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
     return CheckpointResult(True, f"'{label}' respected")
 
 
+_ITS_USE = re.compile(r"[\s-]+use\b", re.IGNORECASE)
 _THEN_BEFORE = re.compile(r"\b(?:then|thereafter|after that)[\s,]*$", re.IGNORECASE)
 # 'X may replace Y', 'X is an acceptable alternative to Y', 'X instead of Y'.
 _IN_PLACE_OF = re.compile(r"\b(?:replac\w*|instead of|in place of|alternatives? to|"

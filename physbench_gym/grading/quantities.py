@@ -22,7 +22,8 @@ _VALUE = re.compile(
 _COUNT = r"\d{1,2}|one|two|three|four|five|six"
 _TABLET = r"(?:tablets?|tabs?|capsules?|caps?|pills?|films?|strips?)"
 _TABLETS = re.compile(
-    rf"\b(?:(?P<n>{_COUNT})(?:\s*x\s*|\s+)(?P<s>{_NUMBER})[\s-]*(?P<u>mg|mcg|g)\s+(?:[a-z-]+\s+)?"
+    rf"\b(?:(?P<n>{_COUNT})(?:\s*x\s*|\s+)(?P<s>{_NUMBER})[\s-]*(?P<u>mg|mcg|g|milligrams?)\s+"
+    rf"(?:[a-z-]+\s+)?"
     rf"{_TABLET}"
     rf"|(?P<n2>{_COUNT})\s+(?:[a-z-]+\s+){{0,2}}?{_TABLET}\s*\(\s*(?P<s2>{_NUMBER})\s*"
     rf"(?P<u2>mg|mcg|g)\s*(?:each|apiece|per (?:tablet|capsule|tab|cap))?\s*\))"
@@ -669,6 +670,7 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
          r"yearly|a year|per|every|each|nightly|in))(?!\s+(?:\w+\s+){0,3}?(?:is|are|has|have|"
          r"was|were|becomes?|finish\w*|complet\w*|he|she|they|it|we|you|the|her|his|their)\b)",
          "single"),  # not 'once serum calcium is confirmed': a time, not a schedule
+        (r"every hour|hourly|q\s?1\s?(?:h|hr|hour)\b|qh\b", 24.0),  # 'colchicine 0.6 mg hourly'
         (r"q\s?6\s?(?:h|hr|hrs|hours)|four times (?:a |per )?day|four times daily|qid|q\.i\.d\.?"
          r"|4\s?x\s?(?:/|per|a)\s?day|4 times (?:a |per )?day|4 times daily", 4.0),
         (r"q\s?8\s?(?:h|hr|hrs|hours)|three times (?:a |per )?day|three times daily|tid|t\.i\.d\.?"

@@ -2707,6 +2707,8 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
         if _in_comma_aside(span.doc, spans[last].end, s):
             continue  # 'Aspirin, held since admission, should be resumed now'
         gap = _outside_parentheses(span.doc[spans[last].end:s.start])
+        if _THEN_GAP.search("".join(t.text_with_ws for t in gap)):
+            break  # 'Oral prednisone: 40 mg daily for 5 days, then stop': a later step
         if (side != "before" or _colon_between(gap) and not _other_object(s, span, spans)
                 or _VERB_ENDS.match(span.doc.text, s.end_char) and any(  # 'Metformin -> stop.'
                     _in_arrow(t) for t in gap)) and (
@@ -2747,6 +2749,7 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
     return None, None
 
 
+_THEN_GAP = re.compile(r"\b(?:then|thereafter)\W*$", re.IGNORECASE)
 _ADMINISTRATION = re.compile(
     r"\s+(?:with|within|at the same time|together|alongside|simultaneously|on an empty|"
     r"before|after|near|close to|crushed|chewed)\b", re.IGNORECASE)
@@ -2801,7 +2804,8 @@ _DOSE_WORD = re.compile(
     r"should|will|would|might|must|also|then|once|twice|not|do|reason|all|both|are|were|drugs?|"
     r"medications?|meds?|agents?|therapy|treatment|regimen|course|prescription|injections?|"
     r"infusions?|shots?|yearly|annually|annual|quarterly|prophylaxis|prophylactic|ppx|"
-    r"more|than|max|maximum|most|up|sparingly|short|brief|bridge|bridging)$",  # 'no more than
+    r"more|than|max|maximum|most|up|sparingly|short|brief|bridge|bridging)$",
+    # 'no more than
     re.IGNORECASE)
 
 

@@ -2671,3 +2671,97 @@ def test_a_cycle_threshold_is_a_value_and_a_closed_negation_leaves_it():
     clause = read_note("Assessment: residual RNA shedding, not active infection, Ct 37.").clauses[0]
     ct = next(m for m in clause.mentions if "sars_cov_2_ct" in m.concepts)
     assert not ct.negated
+
+
+ALLOPURINOL_LOW_START = {"note_decision": {"concept": ["allopurinol"], "action": ["start"],
+                                           "opposite": ["avoid"],
+                                           "dose": {"min": 25, "max": 100, "unit": "mg"}}}
+NO_COLCHICINE = {"note_never": {"concept": ["colchicine"]}}
+NO_NSAID = {"note_never": {"concept": ["nsaid"]}}
+PREDNISONE_40 = {"note_decision": {"concept": ["prednisone"], "action": ["start"],
+                                   "dose": {"min": 30, "max": 40, "unit": "mg"}}}
+COLCHICINE_AT_MOST_BID = {"note_decision": {"concept": ["colchicine"], "action": ["start"],
+                                            "every": {"max": 2}, "required": False}}
+NO_CORTICOSTEROID = {"note_never": {"concept": ["corticosteroid"]}}
+NO_COMBINED_PILL = {"note_never": {"concept": ["combined_hormonal_contraceptive"]}}
+NO_HEAD_CT = {"note_never": {"concept": ["head_ct"], "action": [
+    "start", "resume", "continue", "increase", "endorse", "allow", "implicit", "order"]}}
+DEFERASIROX_1080 = {"note_decision": {"concept": ["deferasirox"], "action": ["start"],
+                                      "dose": {"min": 974, "max": 1154, "unit": "mg"}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a 'DO NOT GIVE:' list ends at a new labelled paragraph after a blank line
+    (ALLOPURINOL_LOW_START, "DO NOT GIVE:\n- Colchicine.\n- NSAIDs.\n\nULT: YES.\n"
+     "- Allopurinol 50 mg daily, start now under the pred cover (tolerated 300 mg 11/25).", True),
+    (ALLOPURINOL_LOW_START, "DO NOT GIVE:\n- Colchicine.\n- NSAIDs.\n- Allopurinol 50 mg daily.",
+     False),
+    # drug levels that 'can rise' offer nothing; a drug whose use 'may help' is offered
+    (NO_COLCHICINE, "No colchicine: with voriconazole, colchicine levels can rise to the point "
+     "of death.", True),
+    (NO_COLCHICINE, "With voriconazole on board, colchicine use may still be reasonable.", False),
+    # a dictated title opening its paragraph is a heading
+    (PREDNISONE_40, "Reason for consult: gout flare.\n\nHistory. Third flare in a year.\n\n"
+     "Recommendations, number one. Prednisone 40 milligrams by mouth once daily for five days.",
+     True),
+    (PREDNISONE_40, "Reason for consult: gout flare.\n\nHistory. Third flare in a year, treated "
+     "with prednisone 40 milligrams by mouth once daily for five days.", False),
+    # 'X: 40 mg ..., then stop' plans X; the stop is a later step
+    (PREDNISONE_40, "Oral prednisone: 40 mg once daily for 5 days, then stop.", True),
+    (PREDNISONE_40, "Oral prednisone: stop.", False),
+    # 'every hour' and 'hourly' are 24 a day
+    (COLCHICINE_AT_MOST_BID, "Start colchicine 0.6 mg twice daily.", True),
+    (COLCHICINE_AT_MOST_BID, "Start colchicine 0.6 mg every hour until relief.", False),
+    (COLCHICINE_AT_MOST_BID, "Start colchicine 0.6 mg hourly.", False),
+    # a verbless dosed drug after a comma-closed trigger is a conditional plan line
+    (NO_NSAID, "Prednisone 40 mg daily. If pain persists, acetaminophen 1 g three times daily.",
+     True),
+    (NO_NSAID, "Prednisone 40 mg daily. If pain persists, naproxen 250 mg twice daily.", False),
+    # a dose pack with a trigger, and a procedure after its route, are plan lines
+    (NO_CORTICOSTEROID, "Plan: colchicine 1.2 mg now. Medrol dose pack is not an option.", True),
+    (NO_CORTICOSTEROID, "Plan: colchicine 1.2 mg now. Medrol dose pack if no better.", False),
+    # 'is a reasonable fallback' and 'are alternatives' offer what comes before them
+    (NO_COMBINED_PILL, "Start the progestin-only pill. The patch is not an option.", True),
+    (NO_COMBINED_PILL, "Start the progestin-only pill. If she finds daily timing too hard, the "
+     "weekly patch (Xulane) is a reasonable fallback.", False),
+    # the answer to 'What should NOT be ordered?' lists what to avoid
+    (NO_HEAD_CT, "**Q3. What should NOT be ordered?**\nA head CT.", True),
+    (NO_HEAD_CT, "**Q3. What should be ordered?**\nA head CT.", False),
+    # 'three three-hundred-sixty milligram tablets' is a count of a strength
+    (DEFERASIROX_1080, "Plan. Start deferasirox, one thousand eighty milligrams, that is three "
+     "three-hundred-sixty milligram tablets, by mouth once daily.", True),
+    (DEFERASIROX_1080, "Plan. Start deferasirox 360 milligrams by mouth once daily.", False),
+])
+def test_reader_reads_avoid_lists_dictated_titles_hourly_doses_and_fallbacks(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+VALACYCLOVIR_1G_BID = {"note_decision": {"concept": ["valacyclovir"], "action": ["start"],
+                                         "dose": {"value": 1000, "unit": "mg"},
+                                         "every": {"min": 2, "max": 2}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a dose quoted to turn it down is no contradiction; a second committed dose is
+    (VALACYCLOVIR_1G_BID, "Valacyclovir 1 g every 12 hours for 7 days. Not 1 g TID: that is for "
+     "CrCl >=50.", True),
+    (VALACYCLOVIR_1G_BID, "Valacyclovir 1 g every 12 hours for 7 days. The proposed 1 g TID "
+     "exceeds her renal dose.", True),
+    (VALACYCLOVIR_1G_BID, "Valacyclovir 1 g every 12 hours for 7 days. Valacyclovir 1 g TID for "
+     "7 days.", False),
+    # a dose table keyed by bands of clearance quotes the label
+    (VALACYCLOVIR_1G_BID, "| CrCl (mL/min) | Valacyclovir |\n|---|---|\n| >=50 | 1 g q8h |\n"
+     "| 30-49 | 1 g q12h |\n\nValacyclovir 1 g PO q12h x 7 days.", True),
+    (VALACYCLOVIR_1G_BID, "| Plan | Valacyclovir |\n|---|---|\n| now | 1 g q8h |\n\n"
+     "Valacyclovir 1 g PO q12h x 7 days.", False),
+    # a dosed drug called 'an acceptable alternative' offers that dose
+    (VALACYCLOVIR_1G_BID, "1. Valacyclovir 1 g every 12 hours for 7 days.\n2. No prednisone."
+     "\n\nValacyclovir 1 g every 12 hours is an acceptable alternative to three times daily.",
+     True),
+    (VALACYCLOVIR_1G_BID, "1. Valacyclovir 1 g every 12 hours for 7 days.\n2. No prednisone."
+     "\n\nValacyclovir 1 g three times daily is an acceptable alternative.", False),
+])
+def test_reader_reads_turned_down_doses_band_tables_and_dosed_alternatives(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
