@@ -191,21 +191,18 @@ GAP = "reader gap (see the draft report): "
 
 
 @pytest.mark.parametrize(("variant", "checkpoint", "sentence", "passed"), [
+    # a mg/kg-dosed alternative, and 'X is also acceptable', offer X at that dose
     pytest.param(None, "chelation_plan_documented", "Deferiprone 25 mg/kg three times daily is an "
-                 "alternative.", False, marks=pytest.mark.xfail(
-                     strict=True, reason=GAP + "a mg/kg-dosed alternative is not an offer")),
+                 "alternative.", False),
     pytest.param(None, "chelation_plan_documented", "Start deferasirox 14 mg/kg once daily and "
                  "deferoxamine 30 mg/kg daily.", False, marks=pytest.mark.xfail(
                      strict=True, reason=GAP + "a drug after a mg/kg-dosed first object")),
     pytest.param(LOW_PLT, "chelation_plan_documented", "Deferasirox 14 mg/kg daily is a "
-                 "reasonable alternative if he prefers pills.", False, marks=pytest.mark.xfail(
-                     strict=True, reason=GAP + "a mg/kg-dosed alternative is not an offer")),
+                 "reasonable alternative if he prefers pills.", False),
     pytest.param(RENAL, "chelation_plan_documented", "Alternatively, deferasirox 14 mg/kg once "
-                 "daily may be used.", False, marks=pytest.mark.xfail(
-                     strict=True, reason=GAP + "a wrong mg/kg dose offered as an alternative")),
+                 "daily may be used.", False),
     pytest.param(RENAL, "chelation_plan_documented", "Full-dose deferasirox 1,080 mg daily is "
-                 "also acceptable.", False, marks=pytest.mark.xfail(
-                     strict=True, reason=GAP + "'X is also acceptable' is not an offer")),
+                 "also acceptable.", False),
     pytest.param(None, "oral_iron_stopped", "He should no longer take ferrous sulfate.", True,
                  marks=pytest.mark.xfail(strict=True, reason=GAP + "'no longer take X' is a stop")),
     pytest.param(None, "oral_iron_stopped", "Stop his ferrous sulfate - the iron deficiency "
