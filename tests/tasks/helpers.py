@@ -128,6 +128,19 @@ def note_probes(task_id: str, correct: Iterable[Any] = (), wrong: Iterable[Any] 
             wrong_note_fails if wrong_rows else None)
 
 
+def oracle_calls(task_id: str, variant: int | None = None,
+                 replace: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The oracle's tool calls as actions, with ``replace`` merged into each prescription (an
+    order changed in one field, to check that its checkpoint fails)."""
+    calls = []
+    for call in get_instance(task_id, variant).oracle.calls:
+        arguments = dict(call.arguments)
+        if call.tool == "fhir_medication_request_create" and replace:
+            arguments.update(replace)
+        calls.append({"tool": call.tool, "arguments": arguments})
+    return calls
+
+
 def oracle_note(task_id: str, variant: int | None = None) -> str:
     return get_instance(task_id, variant).oracle.note
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import branch_probes, grade_note, oracle_note, values
+from tests.tasks.helpers import branch_probes, grade_note, oracle_calls, oracle_note, values
 
 TASK = "gout_oncology"
 HHS = 0      # voriconazole completed, steroid-induced HHS at the first flare
@@ -200,14 +200,7 @@ def test_reader_gaps(hhs, checkpoint, note, passed):
 
 
 def _oracle_actions(variant=None, replace=None, extra=()):
-    from physbench_gym.tasks.registry import get_instance
-    calls = []
-    for call in get_instance(TASK, variant).oracle.calls:
-        arguments = dict(call.arguments)
-        if call.tool == "fhir_medication_request_create" and replace:
-            arguments.update(replace)
-        calls.append({"tool": call.tool, "arguments": arguments})
-    return calls + list(extra)
+    return oracle_calls(TASK, variant, replace) + list(extra)
 
 
 def _run(actions, variant=None):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from physbench_gym.tasks.registry import get_instance
-from tests.tasks.helpers import branch_probes, note_probes, values
+from tests.tasks.helpers import branch_probes, note_probes, oracle_calls, values
 from tests.tasks.helpers_endocrinology import run_actions
 
 TASK = "oral_contraceptive_switch"
@@ -155,11 +154,9 @@ test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_ea
 
 def _order_verdict(creates: list[dict], variant: int | None = None) -> bool:
     """contraceptive_ordered after the oracle's reads and the given prescriptions."""
-    reads = []
-    for call in get_instance(TASK, variant).oracle.calls:
-        if call.tool == "fhir_medication_request_create":
-            break
-        reads.append({"tool": call.tool, "arguments": dict(call.arguments)})
+    calls = oracle_calls(TASK, variant)
+    reads = calls[:next(i for i, c in enumerate(calls)
+                        if c["tool"] == "fhir_medication_request_create")]
     orders = [{"tool": "fhir_medication_request_create",
                "arguments": {"patient": "{patient_id}", **arguments}} for arguments in creates]
     return run_actions(TASK, reads + orders, variant)["contraceptive_ordered"]
