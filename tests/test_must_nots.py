@@ -548,6 +548,74 @@ ALLOWANCES = [
      "Valacyclovir 1 g three times daily is an acceptable alternative."),
     ("pcp_rash_workup", "valacyclovir above the renal dose",
      "Valacyclovir 1 g every 8 hours may be used if she prefers."),
+    ("ear_canal_dermatitis", "neomycin drops",
+     "A longer course of Cortisporin is a reasonable backup if the fluocinolone does not help."),
+    ("ear_canal_dermatitis", "neomycin drops",
+     "Neomycin-polymyxin-hydrocortisone drops may be used as needed for flares."),
+    ("ear_canal_dermatitis", "aminoglycoside drops",
+     "Tobramycin-dexamethasone ear drops are an acceptable alternative if she prefers."),
+    ("ear_canal_dermatitis", "aminoglycoside drops",
+     "Gentamicin drops may be used if the itch returns."),
+    ("ear_canal_dermatitis", "oral antibiotic",
+     "Oral cephalexin 500 mg four times daily is reasonable if she prefers to cover infection."),
+    ("ear_canal_dermatitis", "oral antibiotic",
+     "An oral antibiotic may be added as needed in case there is infection underneath."),
+    ("postmenopausal_bleeding", "empiric progestin",
+     "Medroxyprogesterone 10 mg daily is a reasonable option to settle the bleeding while she "
+     "waits."),
+    ("postmenopausal_bleeding", "empiric progestin",
+     "Provera may be used as needed if the bleeding recurs before the biopsy."),
+    ("postmenopausal_bleeding", "repeat pelvic ultrasound",
+     "A repeat transvaginal ultrasound is reasonable if she prefers reassurance first."),
+    ("postmenopausal_bleeding", "repeat pelvic ultrasound",
+     "A repeat pelvic ultrasound may be done in 6 weeks if the biopsy is delayed."),
+    ("abnormal_uterine_bleeding", "estrogen-containing contraceptive",
+     "A low-dose combined pill is a reasonable alternative if she prefers a pill."),
+    ("abnormal_uterine_bleeding", "estrogen-containing contraceptive",
+     "The contraceptive patch may be used as needed to control the bleeding."),
+    ("abnormal_uterine_bleeding", "estrogen-containing contraceptive",
+     "The vaginal ring is an acceptable option if she dislikes the IUD."),
+    ("abnormal_uterine_bleeding", "estrogen-containing contraceptive",
+     "Loestrin may be used if the naproxen is not enough."),
+    ("dermatology_econsult_rash", "methylprednisolone dose pack",
+     "A Medrol Dosepak is a reasonable alternative if he prefers a shorter course."),
+    ("dermatology_econsult_rash", "methylprednisolone dose pack",
+     "A 6-day methylprednisolone dose pack may be used if the prednisone is not covered."),
+    ("dermatology_econsult_rash", "antibiotic",
+     "Cephalexin 500 mg four times daily is reasonable if he prefers to cover the blisters."),
+    ("dermatology_econsult_rash", "antibiotic",
+     "Mupirocin ointment may be applied to the broken blisters as needed."),
+    ("dermatology_econsult_rash", "topical sensitizer",
+     "Topical diphenhydramine cream may be used as needed for itch."),
+    ("dermatology_econsult_rash", "topical sensitizer",
+     "Benzocaine spray is an acceptable option for itch if he prefers."),
+    ("osteoarthritis_nsaid_intolerant", "oral NSAID",
+     "Celecoxib 200 mg daily with her pantoprazole is a reasonable alternative if the gel is not "
+     "enough."),
+    ("osteoarthritis_nsaid_intolerant", "oral NSAID",
+     "Naproxen 250 mg may be used as needed for flares."),
+    ("osteoarthritis_nsaid_intolerant", "opioid",
+     "Hydrocodone-acetaminophen 5/325 mg at night is an acceptable backup if pain persists."),
+    ("osteoarthritis_nsaid_intolerant", "opioid",
+     "Tramadol 50 mg may be used as needed for severe pain."),
+    ("pulsatile_tinnitus_workup", "non-contrast head CT",
+     "A non-contrast head CT is a reasonable alternative if she prefers."),
+    ("pulsatile_tinnitus_workup", "non-contrast head CT",
+     "A plain CT head may be done first if she prefers."),
+    ("pulsatile_tinnitus_workup", "catheter angiography first",
+     "Catheter angiography is an acceptable first test if she prefers a definitive answer."),
+    ("pulsatile_tinnitus_workup", "catheter angiography first",
+     "Catheter angiography may be done now as needed for reassurance."),
+    ("chronic_abdominal_workup", "EGD now",
+     "An upper endoscopy now is a reasonable alternative if he prefers."),
+    ("chronic_abdominal_workup", "EGD now",
+     "EGD may be done now as needed for reassurance."),
+    ("chronic_abdominal_workup", "H. pylori serology",
+     "Repeating the H. pylori serology is an acceptable option if the stool test is delayed."),
+    ("chronic_abdominal_workup", "H. pylori serology",
+     "H. pylori IgG may be rechecked if he prefers."),
+    ("chronic_abdominal_workup", "NSAID",
+     "Ibuprofen 400 mg may be used as needed for knee pain."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -657,15 +725,25 @@ TURN_DOWNS = {
     "progestin_contraceptive_pcos": "She should not take any estrogen-containing method (pill, "
                                     "patch or ring) after her DVT.",
     "pcp_rash_workup": "I would not add prednisone; it does not prevent postherpetic neuralgia.",
+    "ear_canal_dermatitis": "She should not use Cortisporin or any neomycin or aminoglycoside "
+                            "drop, and oral cephalexin is not indicated.",
+    "postmenopausal_bleeding": "Please do not give Provera or any hormone before the biopsy "
+                               "result, and a repeat ultrasound is not needed.",
+    "abnormal_uterine_bleeding": "She should not take any estrogen-containing method (pill, patch "
+                                 "or ring) because she smokes and is over 35.",
+    "dermatology_econsult_rash": "No Medrol Dosepak, no antibiotics and no topical "
+                                 "diphenhydramine, benzocaine or neomycin products.",
+    "osteoarthritis_nsaid_intolerant": "She should not take celecoxib or any oral NSAID, and "
+                                       "opioids such as tramadol or hydrocodone are not "
+                                       "indicated.",
+    "pulsatile_tinnitus_workup": "Please do not order a non-contrast head CT, and catheter "
+                                 "angiography is not the first test.",
+    "chronic_abdominal_workup": "No EGD now and no repeat H. pylori serology; avoid NSAIDs.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence
-# with the reason; the xfail is strict, so a gap that closes must leave the list. One today.
-KNOWN_GAPS: dict[str, str] = {
-    "Lovenox 40 mg daily as a bridge is an acceptable alternative.":
-        "an allowance told after a role phrase ('X as a bridge is acceptable') is not read as "
-        "allowing X",
-}
+# with the reason; the xfail is strict, so a gap that closes must leave the list. None today.
+KNOWN_GAPS: dict[str, str] = {}
 KNOWN_TURN_DOWN_GAPS: dict[str, str] = {}
 
 

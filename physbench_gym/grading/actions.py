@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
 from pydantic import Field
@@ -94,6 +95,10 @@ class OrderMatch(Args):
 
 class OrderedArgs(OrderMatch):
     min_count: int = Field(default=1, ge=1, description="Matching resources needed.")
+    occurrence: Range | None = Field(default=None, description=(
+        "Days from the task's now to when the order is to be done (a ServiceRequest's "
+        "occurrenceDateTime or occurrencePeriod.start, a MedicationRequest's dispense validity "
+        "start); an order that gives none is for now (0 days)."))
 
 
 @primitive("ordered", OrderedArgs, {WRITE})
@@ -104,10 +109,13 @@ def ordered(ctx: GradingContext, args: OrderedArgs) -> CheckpointResult:
     whatever statuses the arguments list.
     """
     written = ctx.written(args.resource_type)
-    matching = [r for r in written if placed(r) and args.matches(r, ctx.patient_id)]
+    now = ctx.values.get("now")
+    matching = [r for r in written if placed(r) and args.matches(r, ctx.patient_id)
+                and not _off_schedule(r, args.occurrence, now)]
     if len(matching) >= args.min_count:
         return CheckpointResult(True, f"ordered {args.describe()}")
-    near = [f"{_name(r)}: {', '.join(_not_placed(r) + args.problems(r, ctx.patient_id))}"
+    near = [f"{_name(r)}: " + ", ".join(_not_placed(r) + args.problems(r, ctx.patient_id)
+                                         + _off_schedule(r, args.occurrence, now))
             for r in written]
     detail = f"; written: {'; '.join(near)}" if near else "; nothing of that type written"
     return CheckpointResult(False, f"no order for {args.describe()}{detail}")
@@ -120,6 +128,32 @@ def not_ordered(ctx: GradingContext, args: OrderMatch) -> CheckpointResult:
     if bad:
         return CheckpointResult(False, f"unsafe order written: {_name(bad[0])}")
     return CheckpointResult(True, f"no {args.describe()} ordered")
+
+
+def _off_schedule(resource: dict[str, Any], wanted: Range | None, now: Any) -> list[str]:
+    """Why the order's time is not the one asked for (empty when it fits or none is asked)."""
+    if wanted is None or not hasattr(now, "date"):
+        return []
+    days = _days_from(now.date(), _occurrence(resource))
+    if days is None:
+        return ["occurrence unreadable"]
+    return [] if wanted.holds(days) else [f"occurrence in {days} days"]
+
+
+def _occurrence(resource: dict[str, Any]) -> str | None:
+    """When the order is to be done, as written; None when it gives no time."""
+    period = resource.get("occurrencePeriod") or (
+        resource.get("dispenseRequest") or {}).get("validityPeriod") or {}
+    return resource.get("occurrenceDateTime") or period.get("start")
+
+
+def _days_from(today: date, written: str | None) -> int | None:
+    if not written:
+        return 0  # no time written: the order is for now
+    try:
+        return (date.fromisoformat(str(written)[:10]) - today).days
+    except ValueError:
+        return None
 
 
 def _not_placed(resource: dict[str, Any]) -> list[str]:

@@ -246,8 +246,11 @@ def section_of(title: str, loose: bool = False) -> str | None:
         if table.get(candidate) in ("plan", "assessment") or (
                 " " in candidate and table.get(candidate) in ("avoid", "options")) or (
                 candidate == words[0] and not (candidate == "id" and len(words) > 1)
-                and table.get(candidate) in ("history", "question")):  # not 'ID e-consult'
-            return table[candidate]
+                and table.get(candidate) in ("history", "question")) or (  # not 'ID e-consult'
+                candidate == " ".join(words[:2]) and table.get(candidate) == "history"
+                and table.get(words[-1]) not in ("plan", "assessment")):  # 'Chart review
+            return table[candidate]  # checklist'; not 'Chart review and plan'
+
     medication = not any(re.match(r"episode|status|symptom|presentation|problem|issue|illness|"
                                   r"situation|lab|result|finding|assessment|condition|state|"
                                   r"history|plan|question|concern|complaint|vital|weight|"

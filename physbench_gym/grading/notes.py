@@ -867,6 +867,9 @@ class NoteDecisionArgs(NoteArgs):
         "One stated dose in range asserts it, other doses of the clause are steps toward it "
         "('4 mg now, repeat to a total of 16 mg on day 1'); none contradicts."))
     every: Schedule | None = Field(default=None, description="The schedule it must state.")
+    course: Amount | None = Field(default=None, description=(
+        "The course length ('for 7-14 days', unit d): a course written with the decision must "
+        "fit it ('for three months' fails); a clause that writes none still states it."))
     strict: bool = Field(default=False, description=(
         "A must-not: hedged, optional or conditional allowances of an opposite also fail."))
     wrong_dose_contradicts: bool = Field(
@@ -1339,6 +1342,11 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
     stated_routes = routes(clause.text[mention.end:_segment_end(clause, mention)])
     if args.route and stated_routes and stated_routes.isdisjoint(args.route):
         return f"route {', '.join(sorted(stated_routes))}"
+    if args.course is not None:
+        courses = [(q, r) for q in mention.quantities if q.role == "duration" and (
+            r := args.course.reading(q, args.course.unit or "d", {})) is not None]
+        if courses and not any(args.course.accepts(r) for _, r in courses):
+            return f"course {_show(courses[0][0])}"
     if args.date_contradicts and args.timing is not None:
         dates = [q for q in clause.quantities if q.role == "date" and q.start >= mention.end]
         if dates and not any(args.timing.accepts(r) for r in (

@@ -403,7 +403,13 @@ def _unit_after(clause: str, position: int) -> tuple[str, int]:
     unit = unit_normalize(match.group("unit"))
     if not _looks_like_unit(unit) or (match.group("more") and unit not in _DIMENSIONS):
         return "", position
+    if unit == "iu" and _BLOOD_PRODUCT.match(clause, match.end()):
+        return "", position  # 'two units of blood': a transfusion, not a dose
     return unit, match.end()
+
+
+_BLOOD_PRODUCT = re.compile(r"\s*(?:of\s+)?(?:packed\s+)?(?:blood|prbcs?|rbcs?|red\s+(?:blood\s+)?"
+                            r"cells|ffp|fresh\s+frozen|plasma|platelets|cryo)\b", re.IGNORECASE)
 
 
 _PER_PERIOD_BEFORE = re.compile(r"\b(?:per|in|any|every|over|within|each|first|q)\s+\d+\s*$",
@@ -672,11 +678,14 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
          "single"),  # not 'once serum calcium is confirmed': a time, not a schedule
         (r"every hour|hourly|q\s?1\s?(?:h|hr|hour)\b|qh\b", 24.0),  # 'colchicine 0.6 mg hourly'
         (r"q\s?6\s?(?:h|hr|hrs|hours)|four times (?:a |per )?day|four times daily|qid|q\.i\.d\.?"
-         r"|4\s?x\s?(?:/|per|a)\s?day|4 times (?:a |per )?day|4 times daily", 4.0),
+         r"|(?<![\d.])4\s?x\s?(?:(?:/|per|a)\s?day|daily)"
+         r"|4 times (?:a |per )?day|4 times daily", 4.0),
         (r"q\s?8\s?(?:h|hr|hrs|hours)|three times (?:a |per )?day|three times daily|tid|t\.i\.d\.?"
-         r"|3\s?x\s?(?:/|per|a)\s?day|3 times (?:a |per )?day|3 times daily", 3.0),
+         r"|(?<![\d.])3\s?x\s?(?:(?:/|per|a)\s?day|daily)"
+         r"|3 times (?:a |per )?day|3 times daily", 3.0),
         (r"q\s?12\s?(?:h|hr|hrs|hours)|twice (?:a |per )?day|twice daily|bid|b\.i\.d\.?"
-         r"|2\s?x\s?(?:/|per|a)\s?day|2 times (?:a |per )?day|2 times daily|every 12 hours", 2.0),
+         r"|(?<![\d.])2\s?x\s?(?:(?:/|per|a)\s?day|daily)"
+         r"|2 times (?:a |per )?day|2 times daily|every 12 hours", 2.0),
         (r"every (?:six|6) months?|q\s?6\s?(?:mo|mos|months?|m)\b|twice (?:a|per) year|"
          r"twice yearly|semi-?annual(?:ly)?|6-monthly|six-monthly|every 26 weeks|"
          r"every 180 days|every 182 days", 1 / 182.6),

@@ -339,6 +339,14 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
     colon = lead.text.find(":")
     if colon < 0 or colon > 80:
         return clause
+    refused = _REFUSING_LABEL.match(lead.text)
+    if refused and clause is not lead:  # '**Not ordered:** A; EGD now; repeat colonoscopy'
+        return dataclasses.replace(clause, mentions=tuple(
+            dataclasses.replace(m, action=Action("avoid", refused.group(1).lower(), 0),
+                                deciding=True)
+            if m.group in ("drug", "test") and (m.action is None or (
+                m.action.start <= 3 and not m.action.negated)) else m
+            for m in clause.mentions))
     denied = frozenset().union(*(m.concepts for m in lead.mentions
                                  if m.end <= colon and m.negated and m.group == "finding"))
     if not denied:
@@ -347,6 +355,20 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
     return dataclasses.replace(clause, mentions=tuple(
         dataclasses.replace(m, negated=True) if m.start > after and m.concepts <= denied
         and m.action is None else m for m in clause.mentions))
+
+
+# An offer told after the drug with words inside it: 'is a reasonable COX-2-preferential oral
+# option' (the lexicon's 'allow' forms hold the plain ones).
+_OPTION_AFTER = re.compile(r"(?:[^.;:()]|(?<=\d)\.(?=\d)){0,60}?\bis\s+(?:also\s+)?an?\s+"
+                           r"(?:reasonable|acceptable|good|"
+                           r"sensible|safe)\s+(?:[\w-]+\s+){0,3}(?:option|choice|alternative|"
+                           r"fallback|back-?up)\b", re.IGNORECASE)
+# A problem number opening a heading: '#3 ', '3. '.
+_PROBLEM_NUMBER = re.compile(r"\W*#?\d+[.)]?\s*")
+# A label that turns down every item of its line: 'Not ordered: A; B; C'.
+_REFUSING_LABEL = re.compile(r"\W*((?:not|no|do not|don't)\s+"
+                             r"(?:ordered|order|recommended|indicated|"
+                             r"needed|started|given|prescribed|advised))\W*:", re.IGNORECASE)
 
 
 _POINTS_BACK_STALE = re.compile(
@@ -617,14 +639,20 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
     """A clause goes on about what the one before it measured ('PCE 10-year risk: 12.2%.'
     then 'Risk category: intermediate'); an answer goes on about its question ('What is his
     risk? - About 12.2%, intermediate'; 'Should he start a statin? - Yes.')."""
-    if previous.section != clause.section and not previous.text.rstrip().endswith("?"):
+    query = _QUERY_LINE.match(previous.text)
+    asked = previous.text.rstrip().endswith("?") or bool(query)
+    if previous.section != clause.section and not asked:
         return clause
     measured = [m for m in previous.mentions if m.group == "test"]
     topic = clause.topic | frozenset().union(*(m.concepts for m in measured))
     clause = dataclasses.replace(clause, topic=topic)
-    if not previous.text.rstrip().endswith("?"):
+    if not asked:
         return clause
     answer = _ANSWER.match(clause.text)
+    if query and not answer:
+        if clause.section != "avoid" or any(m.group == "drug" for m in clause.mentions):
+            return clause
+        answer = re.match("(no)", "no")  # '#3 PCP query re cephalexin' / '- Not indicated: ...'
     inherited = []
     own = tuple(q for q in clause.quantities if not _in_aside(clause.text, q.start)) if any(
         m.group == "test" for m in clause.mentions) else clause.quantities
@@ -633,7 +661,7 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
         inherited.append(Mention(measured[-1].concepts, "", 0, 0, "test",
                                  clause.quantity_status(own[0]), (), None, (), own, False))
     if answer:  # 'Yes' takes the question's decision or finding, 'No' turns it down
-        no = answer.group(1).lower() == "no"
+        no = answer.group(1).lower() != "yes"
         for m in previous.mentions:
             statuses = m.statuses - {COUNTERFACTUAL, POSSIBLE, HISTORICAL}
             if m.action is not None:
@@ -643,21 +671,39 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
             elif m.group == "finding":
                 inherited.append(dataclasses.replace(m, start=0, end=0, text="", negated=no,
                                                      statuses=statuses))
-            elif m.group == "drug" and _ACCEPTABLE.search(previous.text):
-                # 'Is hydrochlorothiazide all right? - No.' (not 'Is her dose adequate?')
+            elif m.group == "drug" and (_ACCEPTABLE.search(previous.text) or (
+                    query and m.start >= query.end()) or (
+                    _PROPOSED.fullmatch(previous.text[:m.start])
+                    and _PROPOSAL_END.match(previous.text, m.end))):
+                # 'Is hydrochlorothiazide all right? - No.' (not 'Is her dose adequate?');
+                # 'Q: Oral cephalexin in case there is infection underneath? No.'
                 inherited.append(dataclasses.replace(
-                    m, start=0, end=0, text="", negated=no, deciding=True, statuses=statuses,
+                    m, start=0, end=0, text="", negated=no, deciding=True,
+                    statuses=statuses - {CONDITIONAL},
                     action=None if no else Action("allow", answer.group(1).lower(), 0)))
     return dataclasses.replace(clause, mentions=(*inherited, *clause.mentions))
 
 
-def _in_aside(text: str, at: int) -> bool:
-    """Whether a position sits inside a parenthesis ('36-39 weeks (SMFM, for bile acids
-    <100)': the aside's test is not what the answer measures)."""
-    return text.count("(", 0, at) > text.count(")", 0, at)
+def _in_aside(text: str, at: int, start: int = 0) -> bool:
+    """Whether a position sits inside a parenthesis opened after `start` ('36-39 weeks (SMFM,
+    for bile acids <100)': the aside's test is not what the answer measures)."""
+    return text.count("(", start, at) > text.count(")", start, at)
 
 
-_ANSWER = re.compile(r"\s*(yes|no)\b", re.IGNORECASE)
+_ANSWER = re.compile(r"\s*(yes|no|(?=not\s+(?:indicated|recommended|needed|necessary|advised|"
+                     r"warranted)\b))\b", re.IGNORECASE)
+# A heading that names what the referring clinician asked about ('#3 PCP query re oral
+# cephalexin'): the lines under it answer it.
+_QUERY_LINE = re.compile(r"\W*(?:#?\d+[.)]?\s*)?"
+                         r"(?:(?:the\s+)?(?:pcp|pcp's|referring|referrer's)\s+)?"
+                         r"(?:query|question|ask)\s+(?:re:?|about|regarding|on)\s", re.IGNORECASE)
+# A verbless question that proposes a drug ('Q: Oral cephalexin in case ...?', 'A longer
+# course of Cortisporin?'): a 'No' answer turns the drug down.
+_PROPOSED = re.compile(r"\s*(?:q\s*\d*\s*[:.)-]\s*)?(?:(?:an?|the|oral|topical|longer|"
+                       r"short|shorter|another|more|empiric|(?:\w+\s+)?course\s+of)\s+){0,3}",
+                       re.IGNORECASE)
+_PROPOSAL_END = re.compile(r"[^?.;]{0,12}?(?:\?|\s+(?:in case|for|instead|now|too|as well)\b)",
+                           re.IGNORECASE)
 _ACCEPTABLE = re.compile(r"\b(?:all right|alright|ok|okay|safe|fine|acceptable|allowed|"
                          r"permitted)\b", re.IGNORECASE)
 
@@ -2234,7 +2280,9 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
         return mentions  # 'renin high + K 5.6 -> mineralocorticoid under-replacement after ...'
     planned = any(a.start > arrow for a in actions) or any(  # 'only on new trigger (...) ->'
         CONDITIONAL in m.statuses for m in mentions if m.start < arrow)
-    triggers = [m.group(0) for m in _ARROW_TRIGGER.finditer(text, 0, arrow)]
+    triggers = [m.group(0) for m in _ARROW_TRIGGER.finditer(text, 0, arrow)
+                if not (m.group(0) in "<>" and _AGE_BEFORE.search(text, 0, m.start()))]
+    # '20 cig/d + age >35 -> combined OCP excluded': an age bound is a fact, not a trigger
     if section == "assessment":
         triggers = [t for t in triggers if t not in "<>"]
     if not (planned and triggers or _ARROW_EVENT.search(text, 0, arrow)):
@@ -2246,6 +2294,13 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
             else m for m in mentions]  # '2nd recurrence -> FMT referral': a recurrence to come
 
 
+_AGE_BEFORE = re.compile(r"\bage\s*$", re.IGNORECASE)
+# A step written with the one condition it waits for: 'Endometrial biopsy -> only if TVUS shows
+# endometrium >4 mm', 'MRI: only if symptoms progress'.
+_ONLY_IF_AFTER = re.compile(r"(?:[^;>:]{0,40}?(?:->|:)\s*|[^;>:,.()]{0,25}?\s)"
+                            r"only\s+(?:if|when|once|"
+                            r"after|should|on|at\s*(?:>=|≥|>|<|age)|in\s+(?:patients|those|people|"
+                            r"adults|cases))", re.IGNORECASE)
 # An event that has not happened yet, before an arrow to what to do then.
 _EVENT_TRIGGER = re.compile(r"\b(?:if|when|recurrences?|relapses?|recurs?)\b", re.IGNORECASE)
 
@@ -2359,6 +2414,11 @@ def _group(term: str) -> str:
     return "test" if "test" in kinds else "finding"
 
 
+_TO_ALLERGY_LIST = re.compile(r"\s+(?:\([^()]*\)\s*)?(?:to|on)\s+"
+                              r"(?:her|his|their|the|the patient's)\s+"
+                              r"(?:(?:drug|medication)\s+)?(?:allerg|intoleran)", re.IGNORECASE)
+
+
 def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
              verbs: list[tuple[Any, str, str]], cues: tuple[Cue, ...],
              found: tuple[Quantity, ...], next_start: int, line: Line,
@@ -2366,6 +2426,12 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     begin, end = span.start_char - offset, span.end_char - offset
     previous_end = spans[i - 1].end_char - offset if i > 0 else 0
     action, governing_verb = _attach(text, offset, span, spans, i, verbs)
+    if action is None and _PROBLEM_NUMBER.fullmatch(text[:begin]) and (
+            following := re.match(r"\s+(?=[A-Z])", text[end:])):
+        at = end + following.end()  # '#3 Omeprazole' over 'Hold for 2 weeks before ...'
+        action = next((Action(kind, v.text.lower(), at) for v, kind, side in verbs
+                       if side != "after" and v.start_char - offset == at
+                       and _NO_OBJECT.match(text, at + len(v.text))), None)
     if action is not None and action.kind == "switch" and action.start < begin and (
             bool(re.search(r"\b(?:to|for|with|onto|over to)\s+(?:\w+\s+){0,2}$",
                            text[action.start + len(action.text):begin], re.IGNORECASE))
@@ -2375,12 +2441,25 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if action is not None and line.section == "avoid" and action.text.endswith("ing") and (
             LIST_MARK.fullmatch(text[:action.start])):
         action = Action("avoid", action.text, action.start)  # rejected: '(1) Adding X'
+    if action is None and _span_group(span) == "drug" and _OPTION_AFTER.match(text, end) and (
+            not _OBJECT_OF_PREPOSITION.search(text, 0, begin)):
+        action = Action("allow", "option", end)  # 'meloxicam 7.5 mg ... with her pantoprazole
+        # is a reasonable COX-2-preferential oral option'
+    if action is not None and action.text.startswith("extend") and re.match(
+            r"\s+(?:trial|period|wait|observation)\b", text[end:]):
+        action = None  # 'no need to extend the sertraline trial': the wait, not the drug
+    if action is not None and action.kind == "start" and action.text.startswith("add") and (
+            _TO_ALLERGY_LIST.match(text, end)):
+        action = Action("avoid", action.text, action.start, action.negated)  # 'add
+        # Cortisporin to her allergy list' records an allergy: the drug is not to be given
     if action is not None and action.kind == "continue" and action.start < begin and re.match(
             r"\s+off\b", text[end:]) and action.text.startswith(("keep", "kept", "leav", "left")):
         action = Action("stop", action.text, action.start, action.negated)  # 'keep it off'
     implied = lexicon.acting_terms().get(span.text.lower())
     if implied and (action is None or action.start < begin):
-        action = Action(implied, span.text.lower(), begin)  # 'restrict fluids to 800 mL'
+        action = Action("avoid" if line.section == "avoid" and implied == "order" else implied,
+                        span.text.lower(), begin)  # 'restrict fluids to 800 mL'; 'Avoid: X;
+        # repeat transvaginal ultrasound' names a test not to order
     later = tuple(Action(kind, s.text.lower(), s.start_char - offset,
                          negated=bool(_REJECTED_VERB.search(text, 0, s.start_char - offset)))
                   for s, kind, side in verbs
@@ -2440,8 +2519,11 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         status = status | {CONDITIONAL}
     if action is not None and action.text == "be considered" and not action.negated:
         status = status | {POSSIBLE}  # 'X could be considered later': an offer, not a plan
-    if _THRESHOLD_AFTER.search(text, end):
-        status = status | {CONDITIONAL}  # 'repair is recommended at >= 5.5 cm': a trigger
+    if _ONLY_IF_AFTER.match(text, end):
+        status = status | {CONDITIONAL}
+    if any(not _in_aside(text, m.start(), end) for m in _THRESHOLD_AFTER.finditer(text, end)):
+        status = status | {CONDITIONAL}  # 'repair is recommended at >= 5.5 cm': a trigger; not
+        # 'thickened (reassurance only applies at 4 mm or less)', the aside's own threshold
     if action is not None and action.kind in _STARTING and not action.negated and (
             (opening := _WHEN_DONE.match(text)) and opening.end() <= action.start
             or any(c.category == TEMPORARY and c.text.lower() in _TRIGGER_WORDS

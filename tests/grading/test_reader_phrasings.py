@@ -2765,3 +2765,74 @@ VALACYCLOVIR_1G_BID = {"note_decision": {"concept": ["valacyclovir"], "action": 
 def test_reader_reads_turned_down_doses_band_tables_and_dosed_alternatives(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+NO_REPEAT_PELVIC_US = {"note_decision": {"concept": ["pelvic_ultrasound"], "action": ["avoid"]}}
+THICKENED_ENDOMETRIUM = {"note_finding": {"concept": ["thickened_endometrium"]}}
+ENDOMETRIAL_BIOPSY_NOW = {"note_decision": {"concept": ["endometrial_biopsy"],
+                                            "action": ["order"]}}
+NO_CEPHALEXIN = {"note_decision": {"concept": ["cephalexin", "antibiotic"], "action": ["avoid"]}}
+NO_NEOMYCIN = {"note_decision": {"concept": ["neomycin"], "action": ["stop", "avoid"]}}
+NOT_AOE = {"note_finding": {"concept": ["ear_canal_dermatitis"],
+                            "opposite": ["acute_otitis_externa"]}}
+NO_COMBINED_PILL_NOW = {"note_decision": {"concept": ["combined_hormonal_contraceptive"],
+                                          "action": ["avoid"], "strict": True}}
+FLUOCINOLONE_7_14_DAYS = {"note_decision": {"concept": ["fluocinolone"], "action": ["start"],
+                                            "dose_required": False,
+                                            "course": {"min": 7, "max": 14, "unit": "d"}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # an 'Avoid:' label governs a test term that itself implies an order
+    (NO_REPEAT_PELVIC_US, "Plan:\n- Avoid: Provera before pathology; repeat transvaginal "
+     "ultrasound (no added value).", True),
+    (NO_REPEAT_PELVIC_US, "Plan:\n- Avoid: Provera before pathology.\n- Repeat transvaginal "
+     "ultrasound in 6 weeks.", False),
+    # a threshold inside an aside is the aside's own, not a trigger on the finding
+    (THICKENED_ENDOMETRIUM, "Her 9 mm endometrial stripe is thickened for a postmenopausal woman "
+     "with bleeding (reassurance only applies at 4 mm or less).", True),
+    (THICKENED_ENDOMETRIUM, "Her 9 mm endometrial stripe would be thickened for a postmenopausal "
+     "woman at 10 mm or more.", False),
+    # a 'Chart review checklist' heading opens history: its ticked lines decide nothing
+    (ENDOMETRIAL_BIOPSY_NOW, "## Chart review checklist\n- [x] No endometrial sampling done yet\n"
+     "\n## Plan\n- [x] **Ordered:** office endometrial biopsy (Pipelle)", True),
+    (ENDOMETRIAL_BIOPSY_NOW, "## Plan\n- [x] No endometrial sampling done yet\n"
+     "- [x] **Ordered:** office endometrial biopsy (Pipelle)", False),
+    # 'X -> only if ...': the step waits for its condition
+    (ENDOMETRIAL_BIOPSY_NOW, "• Endometrial biopsy → ordered today", True),
+    (ENDOMETRIAL_BIOPSY_NOW, "• Endometrial biopsy → only if TVUS shows endometrium >4 mm", False),
+    # an age bound before an arrow is a fact about her, not a trigger
+    (NO_COMBINED_PILL_NOW, "• 20 cig/d + age >35 → combined OCP ✗ (MEC 4)", True),
+    (NO_COMBINED_PILL_NOW, "• If she still smokes at >35 → combined OCP ✗ (MEC 4)", False),
+    # a verbless proposal answered 'No.' turns the drug down; so does a PCP query answered
+    # 'Not indicated:'
+    (NO_CEPHALEXIN, "**Q: Oral cephalexin in case there is infection underneath?**\nNo. There is "
+     "no sign of infection.", True),
+    (NO_CEPHALEXIN, "**Q: Oral cephalexin in case there is infection underneath?**\nYes, a short "
+     "course.", False),
+    (NO_CEPHALEXIN, "#3 PCP query re oral cephalexin\n- Not indicated: confined to canal, "
+     "afebrile.", True),
+    (NO_CEPHALEXIN, "#3 PCP query re oral cephalexin\n- Reasonable: 500 mg four times daily.",
+     False),
+    (NO_CEPHALEXIN, "No infection; antibiotics are not the treatment.", True),
+    # 'do not extend X - stop it'; 'add X to her allergy list' records an allergy
+    (NO_NEOMYCIN, "Please don't extend the Cortisporin - stop it and avoid any neomycin product "
+     "(add Cortisporin to her allergy list).", True),
+    (NO_NEOMYCIN, "Please extend the Cortisporin for another week.", False),
+    # 'I would not call this X' denies X
+    (NOT_AOE, "Chronic eczematous dermatitis of the ear canal; I would not call this acute "
+     "otitis externa.", True),
+    (NOT_AOE, "Chronic eczematous dermatitis of the ear canal; I would call this acute otitis "
+     "externa.", False),
+    # 'that is the scenario in which X would be considered' waits for the trigger before it
+    (NO_CEPHALEXIN, "No oral antibiotics now. If redness spreads onto the face -> urgent review; "
+     "that is the scenario in which an oral antibiotic would be considered.", True),
+    (NO_CEPHALEXIN, "No oral antibiotics now. An oral antibiotic would be considered.", False),
+    # a course length written with the decision must fit
+    (FLUOCINOLONE_7_14_DAYS, "Start fluocinolone 0.01% oil, 5 drops twice daily x 2 wk.", True),
+    (FLUOCINOLONE_7_14_DAYS, "Start fluocinolone 0.01% oil, 5 drops twice daily, continued for "
+     "three months.", False),
+])
+def test_reader_reads_answered_queries_asides_checklists_and_course_lengths(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

@@ -149,6 +149,15 @@ def values(task_id: str, variant: int | None = None) -> dict[str, Any]:
     return dict(get_instance(task_id, variant).values)
 
 
+def medication_request(code: str, dose: float, per_day: float, unit: str = "mg",
+                       route: str = "oral") -> dict[str, Any]:
+    """A MedicationRequest create action for the task's patient, ``dose`` ``per_day`` a day."""
+    return {"tool": "fhir_medication_request_create",
+            "arguments": {"patient": "{patient_id}", "medication_code": code, "dose_value": dose,
+                          "dose_unit": unit, "route": route, "frequency": per_day,
+                          "period_unit": "day"}}
+
+
 def service_request(code: str, system: str, category: str, **extra: str) -> dict[str, Any]:
     """A ServiceRequest create action for the task's patient ('reason', 'occurrence', ...)."""
     return {"tool": "fhir_service_request_create",

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import branch_probes, grade_note, oracle_calls, oracle_note, values
+from tests.tasks.helpers import (
+    branch_probes,
+    grade_note,
+    medication_request,
+    oracle_calls,
+    oracle_note,
+    values,
+)
 
 TASK = "gout_oncology"
 HHS = 0      # voriconazole completed, steroid-induced HHS at the first flare
@@ -208,10 +215,7 @@ def _run(actions, variant=None):
     return run_actions(TASK, actions, variant)
 
 
-def _rx(code, dose, per_day, unit="mg", route="oral"):
-    return {"tool": "fhir_medication_request_create", "arguments": {
-        "patient": "{patient_id}", "medication_code": code, "dose_value": dose, "dose_unit": unit,
-        "route": route, "frequency": per_day, "period_unit": "day"}}
+_rx = medication_request
 
 
 def test_flare_orders_azole():
