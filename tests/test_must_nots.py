@@ -616,6 +616,33 @@ ALLOWANCES = [
      "H. pylori IgG may be rechecked if he prefers."),
     ("chronic_abdominal_workup", "NSAID",
      "Ibuprofen 400 mg may be used as needed for knee pain."),
+    ("chronic_cough_stepwise", "opioid antitussive",
+     "Codeine 15 mg at night may be used as needed for the cough."),
+    ("chronic_cough_stepwise", "opioid antitussive",
+     "Hydrocodone cough syrup at bedtime is an acceptable option if the cough keeps her awake."),
+    ("chronic_cough_stepwise", "antibiotic",
+     "Azithromycin 500 mg daily for 3 days may be used if she prefers."),
+    ("chronic_cough_stepwise", "empiric PPI",
+     "Omeprazole 20 mg daily is an acceptable alternative if she prefers."),
+    ("chronic_cough_stepwise", "ACE inhibitor",
+     "Ramipril 5 mg daily is a reasonable alternative to lisinopril."),
+    ("asbestos_exposure", "PET/CT", "A PET/CT is a reasonable alternative if he prefers."),
+    ("asbestos_exposure", "PET/CT", "PET-CT may be done for reassurance."),
+    ("asbestos_exposure", "pleural biopsy",
+     "A pleural biopsy may be done if he prefers a tissue answer."),
+    ("asbestos_exposure", "pleural biopsy",
+     "Pleural biopsy is an acceptable option for reassurance."),
+    ("chronic_cough_geriatric", "opioid antitussive",
+     "Promethazine-codeine 5 mL at night may be used as needed."),
+    ("chronic_cough_geriatric", "opioid antitussive",
+     "Codeine linctus at night is an acceptable option."),
+    ("chronic_cough_geriatric", "first-generation antihistamine",
+     "Diphenhydramine 25 mg at night is acceptable for sleep."),
+    ("chronic_cough_geriatric", "first-generation antihistamine",
+     "Chlorpheniramine 4 mg at night may be used as needed."),
+    ("chronic_cough_geriatric", "benzonatate",
+     "Benzonatate 100 mg three times daily is a reasonable alternative if she prefers."),
+    ("chronic_cough_geriatric", "benzonatate", "Benzonatate may be used as needed for cough."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -739,6 +766,11 @@ TURN_DOWNS = {
     "pulsatile_tinnitus_workup": "Please do not order a non-contrast head CT, and catheter "
                                  "angiography is not the first test.",
     "chronic_abdominal_workup": "No EGD now and no repeat H. pylori serology; avoid NSAIDs.",
+    "chronic_cough_stepwise": "No codeine or other opioid antitussive, no antibiotics, no "
+                              "empiric PPI, and no ACE inhibitor.",
+    "asbestos_exposure": "No PET/CT, no pleural biopsy and no surveillance CT for the plaques.",
+    "chronic_cough_geriatric": "No codeine or promethazine, no benzonatate, and she should stop "
+                               "the diphenhydramine.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

@@ -495,6 +495,10 @@ def lines(note: str) -> tuple[Line, ...]:
                     paragraph.append(rest)
             continue
         stripped = _LEADING_TAG.sub(r"\1\2: ", stripped)  # '(excluded) serology'
+        qa = _QA_DOT.match(stripped)
+        if qa and (qa.group(1)[0] in "Qq" or _last_text_line(raw[:index]).rstrip(
+                " *_").endswith("?")):
+            stripped = f"{qa.group(1)}: {stripped[qa.end():]}"  # 'Q3. Is he ...?' / 'A. Yes.'
         bullet = _BULLET.match(stripped)
         if bullet and nested_under is not None and _indent(raw_line) <= nested_under[0]:
             section, nested_under = nested_under[1], None  # the nested list has ended
@@ -627,6 +631,8 @@ _REJECTING_LEAD = re.compile(r"^[^:]{0,60}\b(?:rejected|decided against|advise a
 _BARE_LABEL = re.compile(r"[A-Za-z][\w/&()' +-]{0,30}:?")
 
 
+# 'Q3. Is he eligible?' over 'A. Yes.': a question and its answer numbered with a period.
+_QA_DOT = re.compile(r"([QA]\d{0,2})\.\s+(?=[A-Z])")
 # A tag in parentheses that opens a line says what the line is: '(excluded) serology'.
 _LEADING_TAG = re.compile(r"^((?:[-*+]|\d{1,2}[.)])?\s*)\((excluded|avoid|not recommended|"
                           r"contraindicated|rejected|not indicated|history|prior)\)\s+",

@@ -422,7 +422,8 @@ _AFTER_EVENT = re.compile(r"^\s*(?:or more\s+|or longer\s+|at least\s+)?(?!(?:af
                           r"(?:he|she|they|the patient) (?:starts?|begins?)|"
                           r"(?:the )?(?:statin|drug|medication|new dose|treatment|therapy) "
                           r"(?:is )?(?:started|begun|initiated))\b)"
-                          r"(?:after|post|following|"
+                          r"(?:after|post|following|between|"  # '2 weeks between the last
+                          # rifampin dose and tacrolimus': a gap, not the course
                           r"from (?:the )?(?:end|completion|last dose|finishing|stopping)|"
                           r"off (?:therapy|treatment|antibiotics|the)|beyond)\b", re.IGNORECASE)
 _APPROXIMATE = re.compile(r"\b(?:about|approximately|approx|around|roughly|nearly|~)\s*$",

@@ -969,10 +969,22 @@ _ARROW_NEXT_STEP = re.compile(r"\s*->\s*(?=(?:then\s+)?(?:resume|restart|re-star
                            r"wean)\b)", re.IGNORECASE)
 
 
+# An outcome written as a step of its own in a chain: '... -> f/u 6-8 wk -> no benefit ->'.
+_NO_EFFECT = re.compile(r"\s*(?:(?:if\s+)?(?:no|not|without)\s+(?:benefit|response|improvement|"
+                        r"effect|better|improved|helpful|helping|effective)|ineffective|fails?|"
+                        r"not tolerated|intoleran\w*|side effects?)\s*", re.IGNORECASE)
+
+
 def _split_arrow_steps(sentence: str) -> list[str]:
     """A chain of steps split before a step that resumes what an earlier step held, or
     tapers what it started ('prednisone 80 mg daily x 4 wk -> taper over 4-6 wk')."""
-    cuts = [(m.start(), m.end()) for m in _ARROW_NEXT_STEP.finditer(sentence)]
+    cuts = []
+    for match in _ARROW_NEXT_STEP.finditer(sentence):
+        outcome = sentence.rfind("->", 0, match.start())
+        if outcome >= 0 and _NO_EFFECT.fullmatch(sentence[outcome + 2:match.start()]):
+            cuts.append((outcome, outcome + 2))  # '-> no benefit -> taper off': a trigger and
+        else:  # its step stay one clause
+            cuts.append((match.start(), match.end()))
     starts, ends = [0, *(b for _, b in cuts)], [*(a for a, _ in cuts), len(sentence)]
     return [sentence[a:b] for a, b in zip(starts, ends, strict=True)]
 
@@ -1614,9 +1626,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _symptom_triggered(text, mentions)
     mentions = [dataclasses.replace(m, action=Action("stop", "last dose", m.start))
                 if m.action is None and m.group == "drug" and re.search(
-                    r"\blast\s+$", text[:m.start], re.IGNORECASE) and re.match(
+                    r"(?<!between the )(?<!between her )(?<!between his )\blast\s+$",
+                    text[:m.start], re.IGNORECASE) and re.match(
                     r"\s+dose\b", text[m.end:], re.IGNORECASE) else m
-                for m in mentions]  # 'Last Pradaxa dose 5 days before surgery'
+                for m in mentions]  # 'Last Pradaxa dose 5 days before surgery', not '2
+    # weeks between the last rifampin dose and tacrolimus' (a gap the course keeps)
     mentions = [_not_the_cause(text, m) if m.negated and m.group == "drug" else m
                 for m in mentions]
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
@@ -2235,7 +2249,8 @@ _RESULT_BRANCH = re.compile(r"(?!.*\b(?:is|are|was|were|shows?|showed|has|had)\b
                             r"unchanged|non-?diagnostic)\b[^.;:]{0,40}$", re.IGNORECASE)
 _ARROW_TRIGGER = re.compile(r"<|>|\b(?:if|when|falls?|drops?|rises?|exceeds?|develops?|persists?|"
                             r"worsens?|fails?|relapses?|recurs?|recurrences?|returns?|uncontrolled|"
-                            r"intoleran\w*|side effects?|no response|not improved)\b",
+                            r"intoleran\w*|side effects?|no response|not improved|"
+                            r"no (?:benefit|improvement|effect)|ineffective)\b",
                             re.IGNORECASE)
 
 
@@ -2326,7 +2341,8 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
         earlier = [s for s in concepts if s.end <= at and line_of(s.start_char) is line]
         drugs = [s for s in earlier if _span_group(s) == "drug"]
         held = [d for d in drugs if kind == "resume" and (any(
-            k == "stop" and v.end <= d.start and d.start - v.end <= 3 for v, k, _ in verbs) or (
+            k == "stop" and v.end <= d.start and d.start - v.end <= 3 and not any(
+                v.end <= w.start < d.start for w, _, _ in verbs) for v, k, _ in verbs) or (
             d.start and doc[d.start - 1].lower_ == "last" and d.end < len(doc)
             and doc[d.end].lower_ == "dose"))]  # 'last Pradaxa dose 5 days before surgery'
         if held:  # 'hold the diphenhydramine until ...; he may resume it': the held drug
@@ -2342,6 +2358,8 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
             continue  # 'No bone marrow now; if ..., it would be considered': the test
         elif drugs and (held or pronoun is not None or _span_group(earlier[-1]) != "finding"):
             ids = ",".join(sorted(_span_concepts(drugs[-1])))  # not 'recurrence ... postpone it'
+        elif earlier and (inside := _drug_inside(earlier[-1].text)):
+            ids = ",".join(sorted(inside))  # 'lisinopril was not the cause; restart it'
         else:
             continue
         if kind == "stop":
@@ -2390,6 +2408,17 @@ def _asked_before(line: Line, line_starts: list[tuple[int, Line]]) -> Line | Non
 # A repeat of the test just named: 'a CT now and the second one at 18-24 months'.
 _ANOTHER_ONE = re.compile(r"\b(?:the|a)\s+(?:second|next|third|repeat|follow-up)\s+(one)\b|"
                           r"\banother\s+(one)\b", re.IGNORECASE)
+
+
+def _drug_inside(finding: str) -> frozenset[str]:
+    """The drug a finding opens with ('lisinopril was not the cause'), or nothing; not a
+    drug inside a rule ('double the hydrocortisone for a fever')."""
+    words = finding.split()
+    for n in (2, 1):
+        term = " ".join(words[:n])
+        if len(words) > n and (named := lexicon.term_concepts(term)) and _group(term) == "drug":
+            return named
+    return frozenset()
 
 
 def _span_concepts(span: Any) -> frozenset[str]:
@@ -2794,7 +2823,8 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
         if (side != "before" or _colon_between(gap) and not _other_object(s, span, spans)
                 or _VERB_ENDS.match(span.doc.text, s.end_char) and any(  # 'Metformin -> stop.'
                     _in_arrow(t) for t in gap)) and (
-                _only_dose_words(gap, 20 if kind in ("allow", "endorse") else 14)  # 'X 0.5 mg
+                _only_dose_words(gap, 20 if kind in ("allow", "endorse") else 14,
+                                 kind in ("allow", "endorse"))  # 'X 0.5 mg
                 # prn, no more than bid, for a maximum of 2 weeks is reasonable'
                 or _INTERJECTION.match("".join(t.text_with_ws for t in gap))
                 or side != "before" and 0 < len(gap) <= 3
@@ -2897,7 +2927,11 @@ _BOUNDARY = frozenset({"then", "but", "however", "because", "since", "whereas", 
                        "instead", "alternatively"})
 
 
-_BOUNDARY_WORD = re.compile(r"\b(?:" + "|".join(sorted(_BOUNDARY)) + r")\b", re.IGNORECASE)
+# 'once daily for 2 months' goes on to the course ('rifampin 600 mg once daily for 2 months');
+# after 'once daily (stop the 75 mcg)' or 'once daily -> 300 mg' comes another step.
+_BOUNDARY_WORD = re.compile(r"\b(?:" + "|".join(sorted(_BOUNDARY - {"once"})) + r"|once(?!\s+(?:"
+                            r"daily|a day|per day|weekly|a week|per week)\s+(?:for|x)\s*\d))\b",
+                            re.IGNORECASE)
 
 
 def _first_boundary(text: str, start: int, end: int) -> int:
@@ -3104,10 +3138,21 @@ def _outside_parentheses(tokens: Any) -> list[Any]:
     return kept
 
 
-def _only_dose_words(gap: Any, longest: int = 14) -> bool:
+def _only_dose_words(gap: Any, longest: int = 14, allowing: bool = False) -> bool:
+    """Whether a gap holds only how a drug is taken; before an allowance also its form and
+    purpose ('Codeine linctus at night for sleep is reasonable')."""
     return len(gap) <= longest and all(_DOSE_WORD.match(t.text) or t.is_space or (
+        allowing and _USE_WORD.match(t.text)) or (
         t.lower_ == "no" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ == "more") or (
         t.text == ">" and _in_arrow(t)) for t in gap)  # 'sildenafil -> NOT prescribed'
+
+
+# A drug's form and what it is taken for, between the drug and 'is OK / is reasonable'.
+_USE_WORD = re.compile(r"^(?:syrups?|linctus|elixirs?|solutions?|suspensions?|liquids?|drops|"
+                       r"creams?|ointments?|gels?|lotions?|patch(?:es)?|sprays?|inhalers?|"
+                       r"puffs?|sleep|cough|coughing|pain|itch|itching|symptoms?|relief|few|"
+                       r"several|couple|short-term|occasional|occasionally|as|needed)$",
+                       re.IGNORECASE)
 
 
 def _in_arrow(token: Any) -> bool:

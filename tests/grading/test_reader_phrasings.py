@@ -2836,3 +2836,56 @@ FLUOCINOLONE_7_14_DAYS = {"note_decision": {"concept": ["fluocinolone"], "action
 def test_reader_reads_answered_queries_asides_checklists_and_course_lengths(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+NO_ACE_INHIBITOR_RESTART = {"note_never": {"concept": ["ace_inhibitor"],
+                                           "action": ["start", "resume", "endorse", "allow"]}}
+SCREENING_ELIGIBLE = {"note_finding": {"concept": ["screening_eligible"],
+                                       "opposite": ["screening_ineligible"]}}
+LDCT_ORDERED = {"note_decision": {"concept": ["ldct"], "action": ["order"]}}
+NO_OPIOID = {"note_never": {"concept": ["opioid"], "action": ["start", "endorse", "allow"]}}
+RIFAMPIN_4_MONTHS = {"note_decision": {"concept": ["rifampin"], "action": ["start"],
+                                       "dose_required": False,
+                                       "course": {"min": 3.5, "max": 4.5, "unit": "mo"}}}
+GABAPENTIN_TRIAL = {"note_decision": {"concept": ["gabapentin"], "action": ["start"],
+                                      "opposite": ["avoid", "stop"], "dose_required": False}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # 'it' after a finding that opens with a drug is that drug; a drug stopped before another
+    # verb is not the one 'restart it' takes back up
+    (NO_ACE_INHIBITOR_RESTART, "Stop lisinopril and increase amlodipine to 10 mg daily. If she is "
+     "still coughing after 4 weeks, look for another cause.", True),
+    (NO_ACE_INHIBITOR_RESTART, "Stop lisinopril and increase amlodipine to 10 mg daily. If she is "
+     "still coughing after 1 week, lisinopril was not the cause and you can restart it.", False),
+    # 'Q3.' / 'A.' number a question and its answer as 'Q3:' / 'A:' do
+    (SCREENING_ELIGIBLE, "Q3. Is he eligible for lung cancer screening?\nA. Yes. He quit 9 "
+     "years ago.", True),
+    (SCREENING_ELIGIBLE, "Q3. Is he eligible for lung cancer screening?\nA. No. He quit 22 "
+     "years ago.", False),
+    # an emphatic 'does qualify' states the verdict; 'would not qualify' denies it
+    (SCREENING_ELIGIBLE, "He does qualify for lung cancer screening under USPSTF 2021.", True),
+    (SCREENING_ELIGIBLE, "He would not qualify for lung cancer screening under USPSTF 2021.",
+     False),
+    # a shared decision-making visit that came before the order does not hedge it
+    (LDCT_ORDERED, "I have ordered an annual low dose CT, after a shared decision making visit.",
+     True),
+    (LDCT_ORDERED, "An annual low dose CT may be ordered if he wants it after shared decision "
+     "making.", False),
+    # a drug's form and purpose between it and 'is OK / is reasonable' still allow it
+    (NO_OPIOID, "No codeine or other opioid antitussive.", True),
+    (NO_OPIOID, "Codeine linctus at night for sleep is reasonable.", False),
+    (NO_OPIOID, "Promethazine-codeine syrup at bedtime is OK for a few weeks.", False),
+    # a course after 'once daily' is the drug's; 'N weeks between the last dose and X' is a gap
+    (RIFAMPIN_4_MONTHS, "Rifampin 600 mg PO once daily for 4 months, with at least 2 weeks "
+     "between the last rifampin dose and the start of tacrolimus.", True),
+    (RIFAMPIN_4_MONTHS, "Rifampin 600 mg PO once daily for 2 months.", False),
+    # '-> no benefit -> taper off': the stop waits for its trigger
+    (GABAPENTIN_TRIAL, "→ gabapentin 100 mg PO qHS (Rx sent)\n→ f/u 6–8 wk → no benefit → taper "
+     "off", True),
+    (GABAPENTIN_TRIAL, "Start gabapentin 100 mg PO qHS. Alternatively, gabapentin could be "
+     "stopped.", False),
+])
+def test_reader_reads_pronouns_after_findings_numbered_answers_and_trial_outcomes(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
