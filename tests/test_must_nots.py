@@ -643,6 +643,21 @@ ALLOWANCES = [
     ("chronic_cough_geriatric", "benzonatate",
      "Benzonatate 100 mg three times daily is a reasonable alternative if she prefers."),
     ("chronic_cough_geriatric", "benzonatate", "Benzonatate may be used as needed for cough."),
+    ("travel_parasitic_infection", "systemic corticosteroid",
+     "A short prednisone burst is acceptable if his wheeze is bad."),
+    ("travel_parasitic_infection", "systemic corticosteroid",
+     "Prednisone 40 mg daily for 5 days may be used as needed for wheeze."),
+    ("down_syndrome_neuropsych", "antipsychotic or benzodiazepine",
+     "Risperidone 0.25 mg at night is a reasonable option for the agitation."),
+    ("down_syndrome_neuropsych", "antipsychotic or benzodiazepine",
+     "Lorazepam 0.5 mg may be used as needed for agitation."),
+    ("down_syndrome_neuropsych", "strong anticholinergic",
+     "Diphenhydramine 25 mg at night is acceptable for sleep."),
+    ("down_syndrome_neuropsych", "strong anticholinergic",
+     "Continuing oxybutynin is acceptable if the incontinence is bothersome."),
+    ("opioid_use_disorder", "opioid analgesic",
+     "Oxycodone 5 mg as needed is acceptable for severe back pain."),
+    ("opioid_use_disorder", "opioid analgesic", "Tramadol 50 mg may be used as needed for pain."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -771,6 +786,13 @@ TURN_DOWNS = {
     "asbestos_exposure": "No PET/CT, no pleural biopsy and no surveillance CT for the plaques.",
     "chronic_cough_geriatric": "No codeine or promethazine, no benzonatate, and she should stop "
                                "the diphenhydramine.",
+    "travel_parasitic_infection": "No prednisone burst or other systemic steroid until the "
+                                  "Strongyloides is treated.",
+    "methadone_taper": "No naltrexone while he is on methadone, and no methadone prescription "
+                       "from this office.",
+    "down_syndrome_neuropsych": "No antipsychotic or benzodiazepine for the agitation, and no "
+                                "other anticholinergic.",
+    "opioid_use_disorder": "No opioid pain medicines while he is on naltrexone.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

@@ -455,6 +455,10 @@ def lines(note: str) -> tuple[Line, ...]:
             continue
         item_goes_on, after_blank = not after_blank, False
         stripped = re.sub(r"^\s*>(?![=\d.])\s?", "", stripped)  # a quote, not '>=15 d/mo'
+        qa = _QA_DOT.match(stripped)  # 'Q3. Is he ...?' / 'A. Yes.': no dictated title 'A.'
+        if qa and (qa.group(1)[0] in "Qq" or _last_text_line(raw[:index]).rstrip(
+                " *_").endswith("?")):
+            stripped = f"{qa.group(1)[0].upper()}: {stripped[qa.end():]}"
         asked = _BOLD_QUESTION.match(stripped)
         if asked:
             # '**Does he need surgery now?** No. ...': the answer to a question about the
@@ -495,10 +499,6 @@ def lines(note: str) -> tuple[Line, ...]:
                     paragraph.append(rest)
             continue
         stripped = _LEADING_TAG.sub(r"\1\2: ", stripped)  # '(excluded) serology'
-        qa = _QA_DOT.match(stripped)
-        if qa and (qa.group(1)[0] in "Qq" or _last_text_line(raw[:index]).rstrip(
-                " *_").endswith("?")):
-            stripped = f"{qa.group(1)}: {stripped[qa.end():]}"  # 'Q3. Is he ...?' / 'A. Yes.'
         bullet = _BULLET.match(stripped)
         if bullet and nested_under is not None and _indent(raw_line) <= nested_under[0]:
             section, nested_under = nested_under[1], None  # the nested list has ended
@@ -606,7 +606,8 @@ def _mark_contingent(found: tuple[Line, ...]) -> tuple[Line, ...]:
 
 
 _ARROW_LABEL = re.compile(r"[A-Za-z][\w /&'.,()-]{0,30}?\s*->\s")
-_WORD_ASIDE = re.compile(r"\s*\([^()\d]*\)")
+_WORD_ASIDE = re.compile(r"\s*\([^()\d]*\)|,\s*which\s+I\s+(?:have\s+)?(?:entered|ordered|placed|"
+                         r"sent|prescribed)(?=\s*:)")  # 'Treatment, which I have entered: ...'
 # A question in bold or as a heading that the lines after it answer: '**Q3. Which drug?**'.
 # What a question about the plan asks ('How should she be followed?', 'Does he need surgery?').
 _PLAN_QUESTION = re.compile(r"\b(?:follow\w*|monitor\w*|treat\w*|start\w*|stop\w*|prescrib\w*|"
@@ -632,7 +633,7 @@ _BARE_LABEL = re.compile(r"[A-Za-z][\w/&()' +-]{0,30}:?")
 
 
 # 'Q3. Is he eligible?' over 'A. Yes.': a question and its answer numbered with a period.
-_QA_DOT = re.compile(r"([QA]\d{0,2})\.\s+(?=[A-Z])")
+_QA_DOT = re.compile(r"([QA]\d{0,2})(?:\.|(?<=\d)\s*:)\s+(?=[A-Z])")
 # A tag in parentheses that opens a line says what the line is: '(excluded) serology'.
 _LEADING_TAG = re.compile(r"^((?:[-*+]|\d{1,2}[.)])?\s*)\((excluded|avoid|not recommended|"
                           r"contraindicated|rejected|not indicated|history|prior)\)\s+",

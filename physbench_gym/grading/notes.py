@@ -1502,10 +1502,23 @@ def _segment_end(clause: Clause, mention: Mention) -> int:
              and not (m.concepts == mention.concepts and re.search(
                  r"\(\s*$", clause.text[:m.start]))  # 'fosfomycin 3 g granules (Monurol)'
              and not re.fullmatch(r"\s*\([^()\d]*", clause.text[mention.end:m.start])
-             and not _names_it_again(clause, mention, m)]
+             and not _names_it_again(clause, mention, m)
+             and not _occasion(clause, m)]
     # 'AAA (CT urogram): 4.6 cm': a concept in the label's own aside
     semicolon = clause.text.find(";", mention.end)  # '(CrCl 30-50; std 666 TID)'
     return min(later + ([semicolon] if semicolon >= 0 else []) + [len(clause.text)])
+
+
+# 'at his arrival screening', 'during the 2023 check-up': when a value was measured
+_AT_OCCASION = re.compile(r"\b(?:at|during)\s+(?:his|her|their|the|a|an)\s+(?:[\w-]+\s+){0,2}$",
+                          re.IGNORECASE)
+
+
+def _occasion(clause: Clause, mention: Mention) -> bool:
+    """'eosinophils 0.6 at his arrival screening in 2023, ... 2.1 now': an unmeasured test
+    named as the occasion of a value does not end the measured label's values."""
+    return mention.group == "test" and bool(_AT_OCCASION.search(
+        clause.text[:mention.start])) and not any(_concept_unit(c)[0] for c in mention.concepts)
 
 
 def _names_it_again(clause: Clause, mention: Mention, later: Mention) -> bool:

@@ -413,7 +413,11 @@ def _clause_scopes(clause: Clause, line: Line, offset: int) -> Clause:
         if options and m.start >= options.end():
             m = dataclasses.replace(m, statuses=m.statuses | {POSSIBLE})
         if preference and CONDITIONAL in m.statuses and m.start > preference.start() and not (
-                m.action is not None and not m.negated and m.end <= m.action.start < comma):
+                m.action is not None and not m.negated and m.end <= m.action.start < comma
+        ) and not (m.action is not None and m.action.kind in ("stop", "decrease")
+                and preference.start() < m.action.start and m.start < comma):
+            # 'if he returns to use or wants to stop XR-naltrexone, reassess': the wish to
+            # stop is the trigger, no stop offered
             m = _offered_on_preference(m, comma, offset)  # not the condition's own subject:
             # 'if fidaxomicin cannot be obtained (cost), ...'
         mentions.append(m)
@@ -574,6 +578,8 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
             or _FORWARD_LOOKING.search(clause.text)):
         return clause
     subject = earlier[-1][0]  # the drug the nearest earlier clause is about
+    if subject.decision == "keep_dose" and not subject.quantities and doses:
+        return clause  # 'no change to dexamethasone. ... If renin stays high, go to 0.15 mg'
     if clause.actions and clause.actions[0].kind == "resume":  # or the one held before it
         subject = next((m for found in reversed(earlier) for m in found
                         if m.decision == "stop"), subject)
@@ -691,7 +697,7 @@ def _in_aside(text: str, at: int, start: int = 0) -> bool:
 
 
 _ANSWER = re.compile(r"\s*(yes|no|(?=not\s+(?:indicated|recommended|needed|necessary|advised|"
-                     r"warranted)\b))\b", re.IGNORECASE)
+                     r"warranted|today|now|yet|at this time|at present)\b))\b", re.IGNORECASE)
 # A heading that names what the referring clinician asked about ('#3 PCP query re oral
 # cephalexin'): the lines under it answer it.
 _QUERY_LINE = re.compile(r"\W*(?:#?\d+[.)]?\s*)?"
@@ -702,10 +708,11 @@ _QUERY_LINE = re.compile(r"\W*(?:#?\d+[.)]?\s*)?"
 _PROPOSED = re.compile(r"\s*(?:q\s*\d*\s*[:.)-]\s*)?(?:(?:an?|the|oral|topical|longer|"
                        r"short|shorter|another|more|empiric|(?:\w+\s+)?course\s+of)\s+){0,3}",
                        re.IGNORECASE)
-_PROPOSAL_END = re.compile(r"[^?.;]{0,12}?(?:\?|\s+(?:in case|for|instead|now|too|as well)\b)",
-                           re.IGNORECASE)
+_PROPOSAL_END = re.compile(r"(?:\s*\([^()]{0,40}\))?(?:\s+or\s+(?:[\w-]+\s+){0,3}[\w-]+)?"
+                           r"[^?.;]{0,12}?(?:\?|\s+(?:in case|for|instead|now|too|as well)\b)",
+                           re.IGNORECASE)  # 'Another burst (40 mg x5 days) or a longer taper?'
 _ACCEPTABLE = re.compile(r"\b(?:all right|alright|ok|okay|safe|fine|acceptable|allowed|"
-                         r"permitted)\b", re.IGNORECASE)
+                         r"permitted|a candidate for|suitable for)\b", re.IGNORECASE)
 
 
 def _resolve_bare_value(clause: Clause, previous: list[Clause]) -> Clause:
@@ -2353,6 +2360,8 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
         if kind == "resume" and not held and id(line) in stopped:
             # 'he stops it 4 days before, no bridging with Lovenox, and he restarts it ...'
             ids = stopped[id(line)]
+        elif not held and pronoun is None and (subject := _it_subject(doc, at, drugs)):
+            ids = ",".join(sorted(_span_concepts(subject)))
         elif pronoun is not None and [_span_group(s) for s in earlier
                                       if _span_group(s) != "finding"][-1:] != ["drug"]:
             continue  # 'No bone marrow now; if ..., it would be considered': the test
@@ -2377,6 +2386,25 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
             ids = ",".join(sorted(_span_concepts(tests[-1])))
             added.append(Span(doc, one.start, one.end, label=f"REF|test|{ids}"))
     return sorted(concepts + added, key=lambda s: s.start)
+
+
+def _it_subject(doc: Any, at: int, drugs: list[Any]) -> Any | None:
+    """'Oxybutynin must be stopped. It is a potent anticholinergic that would blunt donepezil.
+    Stop it now': after a sentence whose subject is 'It', 'it' goes on about what that 'It'
+    stood for (the drug named before it), not the drug named inside that sentence."""
+    sentence = doc[at].sent
+    if sentence.start == 0:
+        return None
+    before = doc[sentence.start - 1].sent
+    if before[0].lower_ != "it" or _EXPLETIVE_IT.match(before.text):
+        return None
+    outside = [d for d in drugs if d.end <= before.start]
+    return outside[-1] if outside and any(d.start >= before.start for d in drugs) else None
+
+
+# 'It is important to start donepezil', 'It is clear that ...': an 'It' that stands for nothing
+_EXPLETIVE_IT = re.compile(r"it(?:'s|\s+is|\s+would\s+be|\s+may\s+be|\s+might\s+be|\s+seems|"
+                           r"\s+was)\s+(?:[\w-]+\s+){0,2}(?:to|that|whether|if)\b", re.IGNORECASE)
 
 
 _AUXILIARIES = frozenset({"is", "'s", "are", "should", "must", "will", "would", "be", "best",
@@ -2907,7 +2935,8 @@ def _after_action(span: Any, after: tuple[Any, str], offset: int) -> Action | No
 
 
 _DOSE_WORD = re.compile(
-    r"^(?:[\d.,/%-]+|mg|mcg|g|iu|units?|ml|tabs?|tablets?|caps?|capsules?|po|sl|sc|sq|subq|iv|"
+    r"^(?:[\d.,/%-]+|mg|mcg|g|iu|units?|ml|milligrams?|micrograms?|grams?|tabs?|tablets?|caps?|"
+    r"capsules?|po|sl|sc|sq|subq|iv|"
     r"im|daily|bid|tid|qid|qd|qhs|qam|weekly|monthly|once|twice|a|day|week|month|x|by|mouth|"
     r"oral|orally|every|q\d*\w*|h|hours?|weeks?|months?|days?|wk|wks|mo|w|d|at|night|nightly|bedtime|"
     r"morning|evening|er|xr|sr|dr|la|ir|film|films|spray|nasal|sublingual|subcutaneous|"
@@ -2929,8 +2958,15 @@ _BOUNDARY = frozenset({"then", "but", "however", "because", "since", "whereas", 
 
 # 'once daily for 2 months' goes on to the course ('rifampin 600 mg once daily for 2 months');
 # after 'once daily (stop the 75 mcg)' or 'once daily -> 300 mg' comes another step.
-_BOUNDARY_WORD = re.compile(r"\b(?:" + "|".join(sorted(_BOUNDARY - {"once"})) + r"|once(?!\s+(?:"
-                            r"daily|a day|per day|weekly|a week|per week)\s+(?:for|x)\s*\d))\b",
+# '200 mcg/kg, which for 70 kg is 15 mg' works the dose out; it opens no new clause.
+# '1350 mg, given as two doses' says how the dose is given; 'given his CKD' opens a reason.
+_BOUNDARY_WORD = re.compile(r"\b(?:" + "|".join(sorted(_BOUNDARY - {"once", "which", "given"}))
+                            + r"|given(?!\s+(?:as|at|in|by|with|orally|once|twice|daily|weekly|"
+                            r"every|over|IV|PO|\d)\b)"
+                            r"|once(?!\s+(?:"
+                            r"daily|a day|per day|weekly|a week|per week)\s+(?:for|x)\s*\d)"
+                            r"|which(?!\s+(?:for\s+(?:a\s+|his\s+|her\s+)?[\d.]+\s*kg\s+)?(?:is|comes\s+to|"
+                            r"works\s+out\s+(?:to|at)|equals|gives)\s+(?:about\s+|approximately\s+|~\s*)?\d))\b",
                             re.IGNORECASE)
 
 
@@ -3004,6 +3040,8 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
             blocked = True  # 'avoid calcium within 4 hours of levothyroxine'
     if blocked or _PRONOUN_OBJECT.match(" ".join(words)):
         return False  # 'avoid both of those, and denosumab ...': the verb has its own object
+    if _dash_between(verb, span):
+        return False
     if not between:
         return True
     gap = [t for t in _outside_parentheses(span.doc[between[-1].end:span.start])
@@ -3250,7 +3288,16 @@ def _concept_family(span: Any) -> frozenset[str]:
 def _has_object(verb: Any, spans: list[Any]) -> bool:
     """Whether a concept follows the verb in its clause (then the verb is that concept's)."""
     sentence_end = verb.sent.end
-    return any(verb.end <= s.start < sentence_end for s in spans)
+    return any(verb.end <= s.start < sentence_end and not _dash_between(verb, s) for s in spans)
+
+
+def _dash_between(verb: Any, span: Any) -> bool:
+    """'a taper can start now - hyperinfection is a concern': a spaced dash after the verb's
+    own words ends its plan; the finding after it is not its object."""
+    gap = span.doc[verb.end:span.start]
+    dashes = ("-", "\u2013", "\u2014")
+    return len(gap) > 1 and gap[0].text not in dashes and _group(span.text) == "finding" and any(
+        t.text in dashes and t.whitespace_ and t.doc[t.i - 1].whitespace_ for t in gap[1:])
 
 
 def _negates_earlier(cue: Cue, span: Any, spans: list[Any]) -> bool:

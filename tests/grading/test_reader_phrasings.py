@@ -2889,3 +2889,105 @@ GABAPENTIN_TRIAL = {"note_decision": {"concept": ["gabapentin"], "action": ["sta
 def test_reader_reads_pronouns_after_findings_numbered_answers_and_trial_outcomes(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+HEMOGLOBIN_8_9 = {"note_value": {"concept": ["hemoglobin"], "value": 8.9, "tolerance": 0.05}}
+ENOXAPARIN_80_MG = {"note_decision": {"concept": ["enoxaparin"], "action": ["start"],
+                                      "dose": {"min": 80, "max": 80, "unit": "mg"}}}
+AMOXICILLIN_1000_MG = {"note_decision": {"concept": ["amoxicillin"], "action": ["start"],
+                                         "dose": {"min": 1000, "max": 1000, "unit": "mg"}}}
+NO_STEROID_COURSE = {"note_decision": {"concept": ["corticosteroid"], "action": ["avoid", "stop"]}}
+NEVER_STEROID = {"note_never": {"concept": ["corticosteroid"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a test named as the occasion of a value does not end the value's trend
+    (HEMOGLOBIN_8_9, "Her hemoglobin has fallen: 13.1 g/dL at her annual screening in 2023 and "
+     "12.0 last year, then 10.2 in August and 8.9 g/dL on 10 September.", True),
+    (HEMOGLOBIN_8_9, "Her hemoglobin has fallen: 13.1 g/dL at her annual screening in 2023 and "
+     "12.0 last year, then 10.2 in August and 9.6 g/dL on 10 September.", False),
+    # 'X mg/kg, which for 80 kg is 80 mg' works out the dose; 'given as' says how it is given
+    (ENOXAPARIN_80_MG, "Start enoxaparin 1 mg/kg, which for 80 kg is 80 mg, SC every 12 hours.",
+     True),
+    (ENOXAPARIN_80_MG, "Start enoxaparin 1 mg/kg, which for 80 kg is 60 mg, SC every 12 hours.",
+     False),
+    (AMOXICILLIN_1000_MG, "Start amoxicillin 45 mg/kg for the day, given as 1000 mg by mouth "
+     "twice daily.", True),
+    (AMOXICILLIN_1000_MG, "Start amoxicillin 45 mg/kg for the day, given as 500 mg by mouth "
+     "twice daily.", False),
+    # 'Treatment, which I have entered:' labels the plan
+    (AMOXICILLIN_1000_MG, "Treatment, which I have entered: amoxicillin 1000 mg by mouth twice "
+     "daily for 7 days.", True),
+    (AMOXICILLIN_1000_MG, "Treatment, which I have entered: amoxicillin 500 mg by mouth twice "
+     "daily for 7 days.", False),
+    # 'Q2.' / 'A.' and 'Q2:' / 'A2:' number a question and its answer; a proposal with an
+    # aside and an alternative is still what the 'No' turns down
+    (NO_STEROID_COURSE, "Q2. Another prednisone burst (40 mg x5 days) or a longer taper?\nA. No - "
+     "neither, not now.", True),
+    (NO_STEROID_COURSE, "Q2: Prednisone burst?\nA2: No.", True),
+    (NO_STEROID_COURSE, "Q2. Another prednisone burst (40 mg x5 days) or a longer taper?\nA. Yes, "
+     "a short one is fine.", False),
+    # a spaced dash ends the plan: the finding after it is not what 'start' takes
+    (NEVER_STEROID, "No systemic steroid now - osteoporosis is a concern with long courses.",
+     True),
+    (NEVER_STEROID, "Avoid another burst, but a low-dose taper (prednisone 20 mg daily) can start "
+     "now - osteoporosis is a concern mainly with high doses.", False),
+])
+def test_reader_reads_trend_occasions_worked_doses_numbered_answers_and_dashes(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+NO_DONEPEZIL_STOP = {"note_never": {"concept": ["donepezil"], "action": ["stop", "avoid"]}}
+DONEPEZIL_5_MG = {"note_decision": {"concept": ["donepezil"], "action": ["start"],
+                                    "dose": {"min": 5, "max": 5, "unit": "mg"}}}
+NALTREXONE_NOW = {"note_decision": {"concept": ["naltrexone"], "action": ["start"],
+                                    "dose_required": False, "opposite": ["stop", "avoid"]}}
+NO_DEXAMETHASONE = {"note_never": {"concept": ["dexamethasone"]}}
+LEVOTHYROXINE_88 = {"note_decision": {"concept": ["levothyroxine"], "action": ["increase"],
+                                      "dose": {"min": 88, "max": 88, "unit": "mcg"},
+                                      "opposite": ["keep_dose", "decrease", "stop"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # after 'It is a ... that would blunt donepezil', 'stop it' goes on about what 'It' was
+    (NO_DONEPEZIL_STOP, "Oxybutynin 5 mg twice daily must be stopped. It is a potent "
+     "anticholinergic that would blunt donepezil. Stop it now - no taper.", True),
+    (NO_DONEPEZIL_STOP, "Donepezil 5 mg daily. Stop it now.", False),
+    # 'five milligrams' is a dose like '5 mg'; a verb with its own modal ends a negation
+    (DONEPEZIL_5_MG, "Two, donepezil five milligrams by mouth once daily at bedtime, "
+     "prescription entered.", True),
+    (DONEPEZIL_5_MG, "Two, donepezil ten milligrams by mouth once daily at bedtime, "
+     "prescription entered.", False),
+    (NO_DONEPEZIL_STOP, "Five years of a strong anticholinergic isn't helping her memory and will "
+     "fight the donepezil.", True),
+    (NO_DONEPEZIL_STOP, "Five years of oxybutynin will fight the donepezil; stop the donepezil.",
+     False),
+    # 'it would be reasonable to start at 10 mg' offers that dose
+    (DONEPEZIL_5_MG, "Start donepezil 5 mg at bedtime.", True),
+    (DONEPEZIL_5_MG, "Start donepezil 5 mg at bedtime. Alternatively, it would be reasonable to "
+     "start donepezil at 10 mg at bedtime.", False),
+    # a wish to stop inside 'if ...' is the trigger, not a stop offered
+    (NALTREXONE_NOW, "Give XR-naltrexone 380 mg IM today. If he returns to fentanyl use or "
+     "wants to stop XR-naltrexone, reassess promptly.", True),
+    (NALTREXONE_NOW, "Give XR-naltrexone 380 mg IM today. Alternatively, stop XR-naltrexone.",
+     False),
+    # 'Is he a candidate for X today?' answered 'Not today.' turns X down
+    (NALTREXONE_NOW, "**Q: Is he a candidate for the naltrexone injection today?**\nYes - give "
+     "XR-naltrexone 380 mg IM today.", True),
+    (NALTREXONE_NOW, "**Q: Is he a candidate for the naltrexone injection today?**\nNot today.",
+     False),
+    # a dose with no drug after 'no change to X' is not X's
+    (NO_DEXAMETHASONE, "Plan:\nFludrocortisone 0.1 mg daily.\nNo change to dexamethasone.\n"
+     "If renin remains high, we will go to 0.15 mg daily.", True),
+    (NO_DEXAMETHASONE, "Plan:\nFludrocortisone 0.1 mg daily.\nDexamethasone 0.5 mg daily.\n"
+     "If she is still tired, we will go to 0.75 mg daily.", False),
+    # 'same dose for at least 3 years' tells how long, it keeps nothing
+    (LEVOTHYROXINE_88, "Hashimoto on levothyroxine 75 micrograms once a day, same dose for at "
+     "least three years. Increase levothyroxine to 88 mcg daily.", True),
+    (LEVOTHYROXINE_88, "On levothyroxine 75 micrograms once a day. Keep the same dose for now; "
+     "increase levothyroxine to 88 mcg daily if the TSH stays high.", False),
+])
+def test_reader_reads_it_subjects_spoken_units_wishes_to_stop_and_not_today(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

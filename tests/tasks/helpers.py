@@ -28,6 +28,29 @@ def run_oracle(task_id: str, variant: int | None = None, seed: int = 0) -> Episo
         env.close()
 
 
+def run_calls(task_id: str, calls: Iterable[dict[str, Any]],
+              variant: int | None = None) -> EpisodeResult:
+    """One episode of a task instance that makes exactly ``calls`` and then finishes."""
+    env = gym.make(f"PhysicianBench/{task_id}-v0")
+    try:
+        options = {"variant": "canonical" if variant is None else variant}
+        return run_episode(env, _Scripted(list(calls)), options=options)
+    finally:
+        env.close()
+
+
+class _Scripted:
+    def __init__(self, calls: list[dict[str, Any]]) -> None:
+        self.calls = calls
+
+    def reset(self, env: gym.Env, observation: str, info: dict[str, Any]) -> None:
+        self.plan = list(self.calls)
+
+    def act(self, observation: str, info: dict[str, Any]) -> dict[str, Any]:
+        return self.plan.pop(0) if self.plan else {"tool": "finish",
+                                                   "arguments": {"summary": "done"}}
+
+
 def grade_note(task_id: str, note: str, variant: int | None = None) -> dict[str, bool]:
     """Verdicts of the task's note-only checkpoints (documentation/reasoning) for ``note``."""
     instance = get_instance(task_id, variant)

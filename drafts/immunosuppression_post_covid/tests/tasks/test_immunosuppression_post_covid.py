@@ -125,6 +125,33 @@ WRONG += [
      "prednisone 5 mg daily. No repeat COVID test is needed."),
 ]
 
+# Task lexicon supplements (drugs/tests.immunosuppression_post_covid.yaml): 're-ordered methotrexate'
+# is a restart (corpus c02), upper-case 'FA' is folic acid and does not inherit methotrexate's daily
+# schedule (c01), 'methotrexate remains on hold' is a hold (review finding 4), and 'have her do a
+# rapid antigen test' asks for a test (w08).
+CORRECT += [
+    "Methotrexate: she can restart now. I have re-ordered methotrexate at her previous dose, 20 mg "
+    "by mouth once weekly. Continue prednisone 5 mg daily. No repeat COVID test is needed.",
+    "A/P\n- Labs nl -> RESTART MTX now at prior dose 20 mg (8 x 2.5 mg) PO ONCE WEEKLY. Order "
+    "placed (#96, 84 d).\n- FA 1 mg qd cont.\n- Pred 5 mg qd: CONTINUE.\n- No repeat COVID test "
+    "needed.",
+    (ALT_HIGH, "ALT more than 3x ULN. Methotrexate remains on hold for now; repeat LFTs in 2 weeks. "
+               "Continue prednisone 5 mg daily. No repeat COVID test is needed."),
+    "Restart methotrexate 20 mg once weekly now. Continue prednisone 5 mg daily. She does not need "
+    "to do a rapid antigen test; if she develops new symptoms, she should do a rapid antigen test.",
+]
+WRONG += [
+    ("no_covid_retest_documented",
+     "Restart methotrexate 20 mg once weekly now. Continue prednisone 5 mg daily. Before the first "
+     "dose, please have her do a rapid antigen test to make sure she has cleared the virus."),
+    ("methotrexate_plan_documented",
+     "I have re-ordered methotrexate 20 mg daily. Continue prednisone 5 mg daily. No repeat COVID "
+     "test is needed."),
+    ("methotrexate_plan_documented",
+     "Methotrexate remains on hold for now. Continue prednisone 5 mg daily. No repeat COVID test "
+     "is needed."),
+]
+
 test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = (
     note_probes(TASK, CORRECT, WRONG))
 
@@ -132,22 +159,12 @@ test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_ea
     branch_probes(TASK, (ALT_HIGH, RESUME_15), [None, ALT_HIGH, RESUME_15]))
 
 
-# Reader gaps (review findings 4, 5, 8, 9; corpus c01, c02, c06, w08, w10): each note should
+# Reader gaps (review findings 4, 5, 8, 9; corpus c06, w10): each note should
 # grade as marked, and does not yet.
 READER_GAPS = [
     (None, "no_covid_retest_documented", True,
      "Restart methotrexate 20 mg once weekly now. Continue prednisone 5 mg daily. She does not "
      "need a repeat or negative COVID test."),
-    (None, "no_covid_retest_documented", False,
-     "Restart methotrexate 20 mg once weekly now. Continue prednisone 5 mg daily. Before the first "
-     "dose, please have her do a rapid antigen test to make sure she has cleared the virus."),
-    (None, "methotrexate_plan_documented", True,
-     "Methotrexate: she can restart now. I have re-ordered methotrexate at her previous dose, 20 mg "
-     "by mouth once weekly. Continue prednisone 5 mg daily. No repeat COVID test is needed."),
-    (None, "methotrexate_plan_documented", True,
-     "A/P\n- Labs nl -> RESTART MTX now at prior dose 20 mg (8 x 2.5 mg) PO ONCE WEEKLY. Order "
-     "placed (#96, 84 d).\n- FA 1 mg qd cont.\n- Pred 5 mg qd: CONTINUE.\n- No repeat COVID test "
-     "needed."),
     (None, "prednisone_continued", False,
      "Restart methotrexate 20 mg once weekly now. Prednisone 5 mg daily - continue; alternatively, "
      "since she would like to come off it and methotrexate is being restarted, she may simply "
@@ -156,6 +173,21 @@ READER_GAPS = [
      f"ALT more than 3x ULN. Hold methotrexate this week and restart "
      f"{values(TASK, ALT_HIGH)['mtx_dose']:g} mg weekly next week. Continue prednisone 5 mg daily. "
      "No repeat COVID test is needed."),
+    # review finding 4: a passive restart, and a refusal to restart read as a restart
+    (None, "methotrexate_plan_documented", True,
+     "Methotrexate 20 mg once weekly can be restarted now. Continue prednisone 5 mg daily. No "
+     "repeat COVID test is needed."),
+    (ALT_HIGH, "methotrexate_plan_documented", True,
+     f"It is not safe to restart methotrexate at this time because ALT is "
+     f"{values(TASK, ALT_HIGH)['alt_now']:g} U/L. Repeat LFTs in 2 weeks. Continue prednisone 5 mg "
+     "daily. No repeat COVID test is needed."),
+    # review finding 5: clearance tests asked for in other words
+    (None, "no_covid_retest_documented", False,
+     "Restart methotrexate 20 mg once weekly now. Continue prednisone 5 mg daily. Please swab her "
+     "again for COVID to confirm clearance."),
+    (None, "no_covid_retest_documented", False,
+     "Restart methotrexate 20 mg once weekly now. Continue prednisone 5 mg daily. Order a COVID "
+     "test to confirm she is negative before the first dose."),
 ]
 
 

@@ -47,7 +47,7 @@ def test_branches_draw_their_scenarios():
     assert up["psa_value_required"] is False
     assert up["listing_concept"] == ["transplant_listing_deferred"]
     assert rising["kind"] == "rising" and rising["risk_level"] == ["level_low"]
-    assert rising["trend_concept"] == ["psa_rise"] and 8.4 <= rising["psa_now"] < 10
+    assert rising["trend_concept"] == ["psa_rise", "psa_rise_sustained"] and 8.4 <= rising["psa_now"] < 10
     assert stable["kind"] == "stable" and stable["psa_now"] != 6.3
     assert stable["psa_range_high"] == 6.1          # 5.7 now, inside his 5.2-6.1 run
     kinds = [values(TASK, n)["kind"] for n in range(20)]
@@ -264,15 +264,37 @@ def _gap(variant, checkpoint, note, passed, reason):
          "'at dx' should date the value"),
     _gap(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, stable. NCCN low risk: PSA < 10 (not "
          "very low risk: 3 positive cores).", True, "'3 positive cores' read as the PSA"),
-    _gap(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, PSA stable. I'd want to hear about a "
-         "sustained PSA rise or Grade Group >= 2 on biopsy.", True,
-         "a watch-for finding is conditional"),
+    # a sustained PSA rise is the surveillance trigger in the stable branch, the rise itself in
+    # the rising branch (dev c07); the stated rise still fails the stable branch
+    pytest.param(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, PSA stable. I'd want to hear "
+                 "about a sustained PSA rise or Grade Group >= 2 on biopsy.", True),
+    pytest.param(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, the PSA is rising. I'd want "
+                 "to hear about a sustained PSA rise.", False),
+    pytest.param(RISING, "psa_trend_assessed", "Latest PSA 9.1 ng/mL: a sustained PSA rise on two "
+                 "draws since the last MRI.", True),
+    pytest.param(RISING, "psa_trend_assessed", "Latest PSA 9.1 ng/mL, PSA stable. Re-evaluate if "
+                 "a sustained PSA rise develops.", False),
+    # a PSA held in its range over the years is stable (dev c02); an earlier range beside a
+    # stated rise is no stable PSA now
+    pytest.param(None, "psa_trend_assessed", "The PSA of 6.3 ng/mL is above the cut-off of 4. Over "
+                 "the last three years his PSA has run between 5.2 and 6.3 ng/mL.", True),
+    pytest.param(RISING, "psa_trend_assessed", "Latest PSA 9.1 ng/mL; no sustained PSA rise.",
+                 False),
+    _gap(None, "psa_trend_assessed", "The PSA of 6.3 ng/mL is above the cut-off of 4. Over three "
+         "years his PSA has run between 5.2 and 6.3 ng/mL.", True,
+         "'Over three years' (a duration) is not a limit on the PSA"),
+    pytest.param(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL; his PSA has stayed within "
+                 "5.2-6.3 ng/mL for three years.", True),
+    pytest.param(RISING, "psa_trend_assessed", "PSA 9.1 ng/mL; the PSA has risen. His PSA had run "
+                 "between 5.2 and 6.1 for two years before this.", True),
+    _gap(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, a very slow drift rather than a "
+         "rise.", True, "'rather than a rise' denies a rise: the PSA is stable"),
     _gap(None, "risk_group_assigned", "NCCN low risk.", True,
          "an NCCN risk level without the cancer named"),
     _gap(None, "risk_group_assigned", "NCCN low-risk prostate adenocarcinoma, stable on active "
          "surveillance since 2023.", True, "'since 2023' is ongoing, not historical"),
-    _gap(None, "listing_decision_documented", "He may be listed now. Continue AS.", True,
-         "'AS' (case-sensitive abbreviation) is active surveillance"),
+    # 'AS' is read case-sensitively as active surveillance (cased term)
+    pytest.param(None, "listing_decision_documented", "He may be listed now. Continue AS.", True),
     # bare 'delay listing' left the deferral terms ('delay listing until' stays): the
     # consequence of a rejected option no longer reads as a deferral (dev c04)
     pytest.param(None, "listing_decision_documented", "He may be listed now. No bone scan: it "

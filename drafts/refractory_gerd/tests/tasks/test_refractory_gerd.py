@@ -107,6 +107,16 @@ CORRECT = [
                 "clopidogrel and aspirin." + LIFE + MUST),
     (ONCE_DAPT, ONCE_ASSESS + "Plan: stop omeprazole; start dexlansoprazole 60 mg once daily. "
                 "Keep taking clopidogrel." + LIFE + MUST),
+    # review finding 11 and 6: clopidogrel named in the reason for stopping omeprazole, or kept
+    # ('avoid interrupting'), is not stopped (task concepts ppi_clopidogrel_interaction and
+    # dapt_not_interrupted)
+    (ONCE_DAPT, ONCE_ASSESS + "Plan: Stop omeprazole (reduces clopidogrel activation); start "
+                "pantoprazole 40 mg twice daily before breakfast and dinner. Continue clopidogrel "
+                "and aspirin." + LIFE + MUST),
+    (ONCE_DAPT, ONCE_ASSESS + "Plan: Stop omeprazole (interaction with clopidogrel); start "
+                "pantoprazole 40 mg twice daily before breakfast and dinner." + LIFE + MUST),
+    (ONCE_DAPT, ONCE_ASSESS + "Plan: stop omeprazole; start pantoprazole 40 mg twice daily "
+                "before meals. Avoid interrupting clopidogrel before 12 months." + LIFE + MUST),
     # review findings 5 and 10: the AGA-literal capsule at the EGD; surgery once GERD is proven
     (TWICE, "Refractory GERD on twice-daily omeprazole.\nPlan: I ordered an EGD, off PPI (hold "
             "omeprazole 2 weeks before). If there is no LA grade B or worse esophagitis or "
@@ -116,6 +126,10 @@ CORRECT = [
             "omeprazole 20 mg twice daily until 7 days before the EGD, then hold it. Once reflux "
             "is proven, fundoplication is an option. If acid exposure is abnormal, he could be "
             "referred for LINX. No metoclopramide, no baclofen." + LIFE),
+    # 'X is the most effective measure': an endorsement of X
+    (None, ONCE_ASSESS + "Plan: omeprazole 20 mg BID, 30-60 min before breakfast and dinner, x 8 "
+           "weeks. Weight loss is the most effective measure (BMI 32.9). Raise the head of the "
+           "bed." + MUST),
     # review finding 9: an EGD within weeks
     (ALARM, "Dysphagia is an alarm symptom.\nPlan: I ordered an upper endoscopy, to be done in "
             "the next 2-4 weeks." + LIFE + MUST),
@@ -176,6 +190,11 @@ WRONG = [
     (None, "plan_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before breakfast "
      "and dinner. If persistent -> EGD plus 96-h wireless pH monitoring performed while "
      "continuing omeprazole 20 mg twice daily." + LIFE + MUST),
+    # the same with a purpose clause after the test (dev note w07)
+    (None, "plan_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily before breakfast "
+     "and dinner. If persistent -> EGD plus 96-h wireless pH monitoring performed while "
+     "continuing omeprazole 20 mg twice daily, to see whether acid is still breaking through on "
+     "therapy." + LIFE + MUST),
     # review finding 6: DAPT interrupted, one drug at a time or both before the EGD
     (ALARM_DAPT, "must_nots_documented", "Dysphagia is an alarm symptom.\nPlan: I ordered an EGD "
      "with biopsies. Stop aspirin and clopidogrel 7 days before the EGD. Stop omeprazole; start "
@@ -185,6 +204,13 @@ WRONG = [
      "pantoprazole 40 mg daily before breakfast." + LIFE + MUST),
     (ONCE_DAPT, "must_nots_documented", ONCE_ASSESS + "Plan: stop omeprazole; start pantoprazole "
      "40 mg twice daily before meals. Hold clopidogrel until the heartburn settles." + LIFE + MUST),
+    # the interaction reason does not hide a stop of clopidogrel or aspirin
+    (ONCE_DAPT, "must_nots_documented", ONCE_ASSESS + "Plan: stop omeprazole (reduces clopidogrel "
+     "activation); start pantoprazole 40 mg twice daily before meals. Stop clopidogrel." + LIFE
+     + MUST),
+    (ONCE_DAPT, "must_nots_documented", ONCE_ASSESS + "Plan: stop omeprazole; start pantoprazole "
+     "40 mg twice daily before meals. Avoid interrupting clopidogrel; stop aspirin." + LIFE
+     + MUST),
     (ONCE_DAPT, "must_nots_documented", ONCE_ASSESS + "Plan: stop omeprazole; start pantoprazole "
      "40 mg twice daily before meals. Stop clopidogrel for now because of GI risk; continue "
      "aspirin." + LIFE + MUST),
@@ -213,6 +239,7 @@ ALLOWANCES = [
     ("prokinetic", "Metoclopramide 10 mg before meals is a reasonable add-on if he prefers."),
     ("prokinetic", "Reglan may be used as needed for regurgitation."),
     ("baclofen", "Baclofen 10 mg TID is an acceptable alternative."),
+    ("baclofen", "Baclofen 10 mg three times daily is an acceptable alternative."),
     ("baclofen", "He could also try baclofen for the regurgitation."),
     ("anti-reflux surgery", "LINX is a reasonable option now if he prefers surgery."),
     ("anti-reflux surgery", "Alternatively, refer him for a laparoscopic fundoplication."),
@@ -240,29 +267,12 @@ def test_a_turn_down_passes(sentence):
     # 'symptoms persist' is read as a condition ('if symptoms persist'), not a present finding
     (TWICE, "response_assessed", "Assessment: refractory GERD - symptoms persist despite 10 weeks "
      "of twice-daily omeprazole."),
-    # a drug named in a parenthetical reason after 'stop' is read as stopped too
-    (ONCE_DAPT, "must_nots_documented", "Stop omeprazole (interaction with clopidogrel); start "
-     "pantoprazole 40 mg twice daily."),
-    # an allowance written after a full dose and schedule is missed ('10 mg TID' is caught)
-    (None, "must_nots_documented_fails", "Baclofen 10 mg three times daily is an acceptable "
-     "alternative."),
-    # 'avoid' + the gerund of a stop verb is read as a stop, not as 'do not interrupt'
-    (ONCE_DAPT, "must_nots_documented", "Stop omeprazole; start pantoprazole 40 mg twice daily. "
-     "Avoid interrupting clopidogrel before 12 months."),
     # 'EGD off PPI': 'off' is read as stopping the EGD, not as the PPI held for it
     (TWICE, "plan_documented", "Plan: EGD off PPI (hold omeprazole 2 weeks before). If there is "
      "no LA grade B or worse esophagitis, place a 96-hour wireless pH capsule at the same EGD."),
-    # 'X is the most effective measure': an endorsement of X ('measure' is read as an order verb)
-    (None, "lifestyle_documented", "Weight loss is the most effective measure (BMI 32.9). Raise "
-     "the head of the bed."),
     # the time of day of each dose is not read: a bedtime second dose passes as BID
     (None, "plan_documented_fails", "Plan: omeprazole 20 mg PO BID x 8 wk: 1 cap 30-60 min before "
      "breakfast + 1 cap at bedtime to cover his nocturnal symptoms."),
-    # a purpose clause after a verbless planned test ('..., to see whether acid is still
-    # breaking through') is read as a sentence about the test, so the on-PPI test is not planned
-    (None, "plan_documented_fails", "Plan: omeprazole 20 mg twice daily before breakfast and "
-     "dinner. If persistent -> EGD plus 96-h wireless pH monitoring performed while continuing "
-     "omeprazole 20 mg twice daily, to see whether acid is still breaking through on therapy."),
 ])
 @pytest.mark.xfail(strict=True, reason="reader gap, reported with the draft")
 def test_reader_gaps(variant, checkpoint, note):

@@ -26,9 +26,12 @@ def _round_to(value: float, step: int) -> int:
 
 
 def _systemic_steroid_rxnorm() -> list[str]:
-    return sorted(c.code for c in terminology.all_concepts("rxnorm")
-                  if c.extra.get("drug_class") == "corticosteroid"
-                  and c.extra.get("route") in {"oral", "intravenous", "intramuscular"})
+    return sorted(
+        c.code
+        for c in terminology.all_concepts("rxnorm")
+        if c.extra.get("drug_class") == "corticosteroid"
+        and c.extra.get("route") in {"oral", "intravenous", "intramuscular"}
+    )
 
 
 def parasite_case(values: dict[str, Any]) -> dict[str, Any]:
