@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from physbench_gym.grading.core import FILE, WRITE, CheckpointResult, GradingContext, triggered_by
-from physbench_gym.grading.reader import COUNTERFACTUAL, FAMILY, HISTORICAL, read_note
+from physbench_gym.grading.notes import read_in_context
+from physbench_gym.grading.reader import COUNTERFACTUAL, FAMILY, HISTORICAL
 from physbench_gym.grading.resources import patient_id
 
 HEIGHT_CM = 155
@@ -93,8 +94,7 @@ def no_benzonatate_regimen(ctx: GradingContext) -> CheckpointResult:
     text = ctx.note()
     if not text:
         return CheckpointResult(False, "no note")
-    now = ctx.values.get("now")
-    note = read_note(text, now.date() if hasattr(now, "date") else None)
+    note = read_in_context(ctx, text)
     for clause, mention in note.mentions("benzonatate"):
         if (
             mention.quantities

@@ -35,13 +35,13 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from physbench_gym.grading.core import FILE, WRITE, CheckpointResult, GradingContext, triggered_by
+from physbench_gym.grading.notes import read_in_context
 from physbench_gym.grading.quantities import convert, unit_normalize
 from physbench_gym.grading.reader import (
     CONDITIONAL,
     COUNTERFACTUAL,
     FAMILY,
     HISTORICAL,
-    read_note,
 )
 from physbench_gym.grading.resources import dose, frequency_per_day, matches_code, patient_id
 from physbench_gym.synth import terminology
@@ -759,8 +759,7 @@ def anticoagulation_ends_now(ctx: GradingContext) -> CheckpointResult:
     text = ctx.note()
     if text is None:
         return CheckpointResult(False, "no note")
-    now = ctx.values.get("now")
-    note = read_note(text, now.date() if hasattr(now, "date") else None)
+    note = read_in_context(ctx, text)
     for clause, mention in _anticoagulant_clauses(note):
         if clause.reporting or clause.section == "question" or mention.has(
                 HISTORICAL, FAMILY, COUNTERFACTUAL, CONDITIONAL):
@@ -804,11 +803,10 @@ def initiation_course_times(ctx: GradingContext) -> CheckpointResult:
     text = ctx.note()
     if text is None:
         return CheckpointResult(False, "no note")
-    now = ctx.values.get("now")
     dvt_days = int(ctx.values["dvt_days"])
     first_week = LOADING_DAYS + 1 - dvt_days  # day 8, in days from now
     stop_dates = (STOP_WINDOW_DAYS[0] - dvt_days, STOP_WINDOW_DAYS[1] - dvt_days)
-    note = read_note(text, now.date() if hasattr(now, "date") else None)
+    note = read_in_context(ctx, text)
     seen: set[int] = set()
     for clause, mention in _anticoagulant_clauses(note):
         if clause.index in seen or clause.reporting or clause.section == "question" or (

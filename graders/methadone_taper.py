@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from physbench_gym.grading.core import FILE, CheckpointResult, GradingContext, triggered_by
-from physbench_gym.grading.reader import read_note
+from physbench_gym.grading.notes import read_in_context
 from physbench_gym.synth import terminology
 
 RX = "http://www.nlm.nih.gov/research/umls/rxnorm|"
@@ -106,8 +106,7 @@ def taper_pace(ctx: GradingContext) -> CheckpointResult:
     text = ctx.note()
     if not text:
         return CheckpointResult(False, "no note")
-    now = ctx.values.get("now")
-    note = read_note(text, now.date() if hasattr(now, "date") else None)
+    note = read_in_context(ctx, text)
     dose = float(ctx.values["dose"])
     for clause in note:
         if clause.reporting or not _REDUCING.search(clause.text) or _REFUSED.search(clause.text):
@@ -132,9 +131,8 @@ def one_daily_dose(ctx: GradingContext) -> CheckpointResult:
     text = ctx.note()
     if not text:
         return CheckpointResult(False, "no note")
-    now = ctx.values.get("now")
     dose = float(ctx.values["dose"])
-    for clause, _ in read_note(text, now.date() if hasattr(now, "date") else None).mentions(
+    for clause, _ in read_in_context(ctx, text).mentions(
         "methadone"
     ):
         for q in clause.quantities:
@@ -170,8 +168,7 @@ def taper_not_deferred(ctx: GradingContext) -> CheckpointResult:
     text = ctx.note()
     if not text:
         return CheckpointResult(False, "no note")
-    now = ctx.values.get("now")
-    for clause in read_note(text, now.date() if hasattr(now, "date") else None):
+    for clause in read_in_context(ctx, text):
         if (
             not clause.reporting
             and _TAPER_WORD.search(clause.text)
@@ -200,8 +197,7 @@ def no_office_methadone(ctx: GradingContext) -> CheckpointResult:
     text = ctx.note()
     if not text:
         return CheckpointResult(False, "no note")
-    now = ctx.values.get("now")
-    for clause, _ in read_note(text, now.date() if hasattr(now, "date") else None).mentions(
+    for clause, _ in read_in_context(ctx, text).mentions(
         "methadone"
     ):
         if not clause.reporting and _OFFICE_RX.search(clause.text) and not _NOT.search(clause.text):
@@ -240,8 +236,7 @@ def taper_planned(ctx: GradingContext) -> CheckpointResult:
     text = ctx.note()
     if not text:
         return CheckpointResult(False, "no note")
-    now = ctx.values.get("now")
-    note = read_note(text, now.date() if hasattr(now, "date") else None)
+    note = read_in_context(ctx, text)
     for clause, mention in note.mentions("methadone"):
         if (
             mention.action is not None

@@ -21,12 +21,12 @@ import re
 
 from physbench_gym.grading.core import FILE, CheckpointResult, GradingContext, triggered_by
 from physbench_gym.grading.lexicon import members
+from physbench_gym.grading.notes import read_in_context
 from physbench_gym.grading.reader import (
     CONDITIONAL,
     COUNTERFACTUAL,
     FAMILY,
     HISTORICAL,
-    read_note,
 )
 
 _SAME_RISK_CLASSES = ("ssri", "snri", "amitriptyline")  # amitriptyline holds the TCA terms
@@ -61,8 +61,7 @@ def no_same_class_switch(ctx: GradingContext) -> CheckpointResult:
     text = ctx.note()
     if text is None:
         return CheckpointResult(False, "no note")
-    now = ctx.values.get("now")
-    note = read_note(text, now.date() if hasattr(now, "date") else None)
+    note = read_in_context(ctx, text)
     seen: set[tuple[int, int]] = set()
     for concept in sorted(_same_risk()):
         for clause, mention in note.mentions(concept):

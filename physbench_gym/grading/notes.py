@@ -77,7 +77,7 @@ def _text(ctx: GradingContext, source: Source) -> str | None:
     return "\n\n".join(t for t in messages if t) or None
 
 
-def _read(ctx: GradingContext, text: str) -> Note:
+def read_in_context(ctx: GradingContext, text: str) -> Note:
     """The note parsed, with dates read relative to the task's 'now'."""
     now = ctx.values.get("now")
     return read_note(text, now.date() if hasattr(now, "date") else None)
@@ -232,7 +232,7 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
     label = args.label or args.concept[0]
     if text is None:
         return CheckpointResult(False, "no note")
-    note = _read(ctx, text)
+    note = read_in_context(ctx, text)
     stated, wrong = False, []
     for concept_id in args.concept:
         unit, factors = _concept_unit(concept_id)
@@ -312,7 +312,7 @@ def note_limit(ctx: GradingContext, args: NoteLimitArgs) -> CheckpointResult:
     stated, wrong = False, []
     for concept_id in args.concept:
         _, factors = _concept_unit(concept_id)
-        for clause, mention in _read(ctx, text).mentions(concept_id):
+        for clause, mention in read_in_context(ctx, text).mentions(concept_id):
             if mention.has(CONDITIONAL, COUNTERFACTUAL, FAMILY, HISTORICAL):
                 continue
             for quantity in clause.quantities:
@@ -642,7 +642,7 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
     label = args.label or args.concept[0]
     if text is None:
         return CheckpointResult(False, "no note")
-    note = _read(ctx, text)
+    note = read_in_context(ctx, text)
     affirmed, denied = False, ""
     for clause, mention in _mentions(note, args.concept):
         if args.near and not _names_any(clause, args.near) and not _goes_on_about(
@@ -730,7 +730,7 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
     label = args.label or f"{args.subject[0]} {args.category[0]}"
     if text is None:
         return CheckpointResult(False, "no note")
-    note = _read(ctx, text)
+    note = read_in_context(ctx, text)
     wanted, others = set(args.category), set(args.others)
     assigned, wrong = False, ""
     for clause in note:
@@ -911,7 +911,7 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
     label = args.label or f"{args.action[0]} {args.concept[0]}"
     if text is None:
         return CheckpointResult(False, "no note")
-    note = _read(ctx, text)
+    note = read_in_context(ctx, text)
     accepted = set().union(*(SATISFIES.get(a, {a}) for a in args.action))
     if args.dose is not None and {"increase", "decrease"} & set(args.action):
         accepted |= {"start", "order", "switch"}  # 'a new prescription for levothyroxine 88
@@ -1648,7 +1648,7 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
     label = args.label or f"no {args.concept[0]}"
     if text is None:
         return CheckpointResult(False, "no note")
-    note = _read(ctx, text)
+    note = read_in_context(ctx, text)
     if args.instead_of:
         return _never_instead(note, args, label)
     for clause, mention in _mentions(note, args.concept):
@@ -1778,7 +1778,7 @@ def note_contingency(ctx: GradingContext, args: NoteContingencyArgs) -> Checkpoi
     label = args.label or f"{args.concept[0]} as the next step"
     if text is None:
         return CheckpointResult(False, "no note")
-    note = _read(ctx, text)
+    note = read_in_context(ctx, text)
     named, problem = False, ""
     for clause, mention in _mentions(note, args.concept):
         if clause.reporting or mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL):
