@@ -658,6 +658,32 @@ ALLOWANCES = [
     ("opioid_use_disorder", "opioid analgesic",
      "Oxycodone 5 mg as needed is acceptable for severe back pain."),
     ("opioid_use_disorder", "opioid analgesic", "Tramadol 50 mg may be used as needed for pain."),
+    ("refractory_gerd", "prokinetic",
+     "Metoclopramide 10 mg before meals is a reasonable add-on if he prefers."),
+    ("refractory_gerd", "prokinetic", "Reglan may be used as needed for regurgitation."),
+    ("refractory_gerd", "baclofen",
+     "Baclofen 10 mg three times daily is an acceptable alternative."),
+    ("refractory_gerd", "baclofen", "He could also try baclofen for the regurgitation."),
+    ("refractory_gerd", "anti-reflux surgery",
+     "LINX is a reasonable option now if he prefers surgery."),
+    ("refractory_gerd", "anti-reflux surgery",
+     "Alternatively, refer him for a laparoscopic fundoplication."),
+    ("immunosuppression_post_covid", "repeat COVID test",
+     "A repeat COVID PCR before the first dose is reasonable if she prefers reassurance."),
+    ("immunosuppression_post_covid", "repeat COVID test",
+     "She could also do a rapid antigen test before restarting methotrexate."),
+    ("immunosuppression_post_covid", "prednisone stopped",
+     "Prednisone may be stopped now if she prefers."),
+    ("immunosuppression_post_covid", "prednisone stopped",
+     "Alternatively, she could come off prednisone now."),
+    ("prostate_cancer_pretransplant", "repeat biopsy",
+     "A repeat prostate biopsy now is an acceptable alternative if the transplant team prefers."),
+    ("prostate_cancer_pretransplant", "repeat biopsy",
+     "He could also have a confirmatory biopsy before listing."),
+    ("prostate_cancer_pretransplant", "listing deferred",
+     "Deferring transplant listing for 2 years is a reasonable option if the team prefers."),
+    ("prostate_cancer_pretransplant", "listing deferred",
+     "Alternatively, listing could wait until after another year of surveillance."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -793,6 +819,13 @@ TURN_DOWNS = {
     "down_syndrome_neuropsych": "No antipsychotic or benzodiazepine for the agitation, and no "
                                 "other anticholinergic.",
     "opioid_use_disorder": "No opioid pain medicines while he is on naltrexone.",
+    "refractory_gerd": "Reglan is not recommended: he has no gastroparesis and it carries a "
+                       "risk of tardive dyskinesia. Baclofen and fundoplication are options only "
+                       "once pH monitoring confirms GERD.",
+    "immunosuppression_post_covid": "No repeat COVID test is needed, and prednisone should not "
+                                    "be stopped abruptly.",
+    "prostate_cancer_pretransplant": "No PSMA PET, bone scan or repeat biopsy now; listing need "
+                                     "not be deferred.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

@@ -25,9 +25,17 @@ from pydantic import Field, model_validator
 from physbench_gym.grading.core import FILE, Args, CheckpointResult, GradingContext, primitive
 from physbench_gym.grading.lexicon import ancestors
 from physbench_gym.grading.lexicon import concept as lexicon_concept
-from physbench_gym.grading.quantities import Quantity, convert, routes, schedule, unit_normalize
+from physbench_gym.grading.quantities import (
+    Quantity,
+    convert,
+    dose_times,
+    routes,
+    schedule,
+    unit_normalize,
+)
 from physbench_gym.grading.reader import (
     ALTERNATIVE,
+    ASIDE_LABEL,
     ATTRIBUTE,
     CONDITIONAL,
     COUNTERFACTUAL,
@@ -476,6 +484,8 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
     if unit_of:
         return unit_of  # '28 HU': the label is the value's unit
     own = _segment(clause, mention)
+    own = tuple(q for q in own if q is own[0] or not ASIDE_LABEL.search(
+        clause.text, own[0].end, q.start))  # 'PSA < 10 (not very low risk: 3 cores)'
     if own and _STATED_THEN_PARTS.fullmatch(clause.text, mention.end, own[0].start) and (
             _ITS_PARTS.match(clause.text, own[0].end)):
         return own[:1]  # 'CHA2DS2-VASc = 4 (age >= 75 -> 2, female -> 1, HTN -> 1)'
@@ -742,8 +752,10 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
                   if not (wanted | others).isdisjoint(m.concepts) and not m.negated
                   and not _qualifies_other(clause, m, subject_starts)
                   and not m.has(COUNTERFACTUAL, CONDITIONAL, POSSIBLE, FAMILY)
-                  and not (m.cue(HISTORICAL) and m.has(HISTORICAL))]
-        # 'Hx: severe AUD' and 'he had severe OUD' grade it; 'in 2019' does not
+                  and not (m.cue(HISTORICAL) and m.has(HISTORICAL)
+                           and not m.cue(HISTORICAL).lower().startswith("since "))]
+        # 'Hx: severe AUD' and 'he had severe OUD' grade it; 'in 2019' does not, 'low-risk,
+        # on surveillance since 2023' does (a state that still holds)
         kinds = {frozenset(m.concepts & (wanted | others)) for m in levels}
         if len(kinds) > 1:  # bands named with their cut-offs define the scale, assign nothing
             bands = [m for m in levels if _is_band(clause.text, m)]
@@ -857,6 +869,8 @@ class NoteDecisionArgs(NoteArgs):
         "False: only contradictions fail (a dose checked when the drug is named at all)."))
     route: list[str] = Field(default_factory=list, description=(
         "Accepted routes ('sublingual', 'oral', ...): another route stated with it fails."))
+    not_at: list[str] = Field(default_factory=list, description=(
+        "Times of day no dose may be taken at ('bedtime'): a dose stated at one fails."))
     date_contradicts: bool = Field(default=False, description=(
         "A calendar date stated with the decision that misses 'timing' fails ('until 25 May' "
         "when the course must run to 17 June), even beside a right duration."))
@@ -1252,6 +1266,10 @@ def _in_force(clause: Clause, mention: Mention, args: NoteDecisionArgs, decision
         return False  # a later step of a taper ('week 5: venlafaxine stopped') is planned
     if (clause.reporting or clause.past_dated) and not mention.deciding:
         return False  # 'LT4 75 mcg (same dose since 2023)' reports the past
+    if decision == "stop" and mention.action is not None and _PAUSE.search(
+            mention.action.text) and any(q.role == "after" and q.start >= mention.end
+                                         for q in clause.quantities):
+        return False  # 'may hold MTX 1-2 wk after [the vaccine]': a pause around a later event
     if mention.has(TEMPORARY) and decision in ("avoid", "stop") and not (
             decision == "stop" and "continue" in args.action
             and mention.cue(TEMPORARY).lower() in ("once", "after", "when")
@@ -1270,6 +1288,8 @@ def _in_force(clause: Clause, mention: Mention, args: NoteDecisionArgs, decision
     return True
 
 
+_PAUSE = re.compile(r"\b(?:(?:with)?h[oe]ld|pause[ds]?|skip(?:ped)?|interrupt(?:ed)?)\b",
+                    re.IGNORECASE)
 # 'contraindicated at CrCl <= 30', 'stop below an eGFR of 30': a rule with its threshold.
 _THRESHOLD = re.compile(r"\s*(?:\w+\s+){0,2}?(?:below|above|under|over)\s+"
                         r"(?:[A-Za-z-]+\s+){0,3}?\d|"
@@ -1342,6 +1362,9 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
     stated_routes = routes(clause.text[mention.end:_segment_end(clause, mention)])
     if args.route and stated_routes and stated_routes.isdisjoint(args.route):
         return f"route {', '.join(sorted(stated_routes))}"
+    wrong_times = dose_times(clause.text[mention.end:_segment_end(clause, mention)])
+    if wrong_times & set(args.not_at):
+        return f"a dose {', '.join(sorted(wrong_times & set(args.not_at)))}"
     if args.course is not None:
         courses = [(q, r) for q in mention.quantities if q.role == "duration" and (
             r := args.course.reading(q, args.course.unit or "d", {})) is not None]
@@ -1681,8 +1704,9 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
             decision = "endorse"  # not 'colchicine levels can rise'; 'X use may help' offers X
         offered = mention.has(POSSIBLE, ALTERNATIVE) and any(  # 'could be stopped, or
             a.kind in args.action and not a.negated for a in mention.later)  # continued'
-        then = any(a.decision in args.action and _THEN_BEFORE.search(clause.text, 0, a.start)
-                   for a in mention.later)  # 'ultrasound every 6 months until SVR, then stop'
+        then = any(a.decision in args.action and not a.negated and (
+            _THEN_BEFORE.search(clause.text, 0, a.start)  # 'ultrasound ... until SVR, then stop'
+            or _ON_A_DATE.match(clause.text, a.start)) for a in mention.later)
         if decision in args.action or offered or then or decision == "allow" and not set(
                 args.action).isdisjoint(_POSITIVE_PLAN):  # allowing a must-never plans it
             return CheckpointResult(False, f"plans or allows it ('{label}'): "
@@ -1691,6 +1715,12 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
 
 
 _ITS_USE = re.compile(r"[\s-]+use\b", re.IGNORECASE)
+# 'hold methotrexate this week and restart 22.5 mg weekly next week': a later step on a date,
+# not on a condition.
+_ON_A_DATE = re.compile(r"\w+\b(?:(?!\b(?:if|when|once|after|unless|provided|until)\b)"
+                        r"(?:[^.;:]|(?<=\d)\.(?=\d)))*?"
+                        r"\b(?:next (?:week|month)|in (?:\d+|one|two|three|four|a) "
+                        r"(?:days?|weeks?|wks?))\b", re.IGNORECASE)
 _THEN_BEFORE = re.compile(r"\b(?:then|thereafter|after that)[\s,]*$", re.IGNORECASE)
 # 'X may replace Y', 'X is an acceptable alternative to Y', 'X instead of Y'.
 _IN_PLACE_OF = re.compile(r"\b(?:replac\w*|instead of|in place of|alternatives? to|"

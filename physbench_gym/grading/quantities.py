@@ -771,3 +771,27 @@ def routes(clause: str) -> frozenset[str]:
     """The routes of administration a (normalized) clause states ('SL' -> sublingual)."""
     return frozenset(name for name, pattern in _ROUTES
                      if re.search(pattern, clause, re.IGNORECASE))
+
+
+_TIMES_OF_DAY = (
+    ("bedtime", r"\bq\.?\s?hs\b|\bq\.h\.s\.?|\bat (?:bed(?:time)?|hs)\b|"
+                r"(?<!h )(?<!hr )(?<!hrs )(?<!hours )\bbefore (?:going to )?bed(?:time)?\b|"
+                r"\bnightly\b"),
+    ("after_meal", r"\bafter (?:breakfast|lunch|dinner|supper|meals?|eating|food)\b"),
+)
+# 'before meals, not at bedtime', 'instead of qhs', 'moved from bedtime': a time turned away;
+# 'no food within 3 h before bed' is no dose time.
+_NOT_THAT_TIME = re.compile(r"(?:\bnot|\bnever|\bno longer|instead of|rather than|\bfrom|"
+                            r"\bnor)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def dose_times(text: str) -> frozenset[str]:
+    """The times of day a dose is taken at ('1 cap at bedtime' -> bedtime), not those it is
+    moved away from ('before dinner, not at bedtime')."""
+    found = set()
+    for name, pattern in _TIMES_OF_DAY:
+        for match in re.finditer(pattern, text, re.IGNORECASE):
+            if not _NOT_THAT_TIME.search(text, max(0, match.start() - 25), match.start()):
+                found.add(name)
+    return frozenset(found)
+

@@ -244,6 +244,7 @@ def _read(text: str, today: date | None = None) -> Note:
                      doc[m.modifier_span[0]:m.modifier_span[1]].text))]  # 'Screen for PA:
     # aldosterone and renin' hedges the finding sought, not the plan line
     clauses = []
+    problem: tuple[Line | None, frozenset[str]] = (None, frozenset())  # '#2 PSA 6.3 flagged'
     for index, ((clause_text, line), start) in enumerate(zip(units, starts, strict=False)):
         end = start + len(clause_text)
         past_asides = tuple((a.start(), a.end()) for a in _PARENTHETICAL.finditer(clause_text)
@@ -301,8 +302,17 @@ def _read(text: str, today: date | None = None) -> Note:
                 clause = dataclasses.replace(clause, topic=frozenset().union(
                     *(m.concepts for m in lead.mentions)))
                 clause = _values_of_run_in_label(clause, lead)
+        if line.kind != "item":
+            problem = (line, frozenset().union(*(m.concepts for m in clause.mentions
+                                                 if m.group == "test"))
+                       if _PROBLEM_HEADING.match(line.text) else frozenset()) if (
+                problem[0] is not line) else problem
+        elif problem[1] and not any(m.group == "test" for m in clause.mentions):
+            clause = dataclasses.replace(clause, topic=clause.topic | problem[1])
         if clauses:
             clause = _continue_subject(clause, clauses[-1])
+            if index and units[index - 1][1] is line and _DEMONSTRATIVE.match(clause.text):
+                clause = _about_last_test(clause, clauses[_line_start(units, index):])
         clause = _under_negating_label(clause, clauses[_line_start(units, index)]
                                        if index and units[index - 1][1] is line else clause)
         if line.contingent and not _OPENS_WITH_IF.match(line.text):
@@ -363,6 +373,9 @@ _OPTION_AFTER = re.compile(r"(?:[^.;:()]|(?<=\d)\.(?=\d)){0,60}?\bis\s+(?:also\s
                            r"(?:reasonable|acceptable|good|"
                            r"sensible|safe)\s+(?:[\w-]+\s+){0,3}(?:option|choice|alternative|"
                            r"fallback|back-?up)\b", re.IGNORECASE)
+# A problem line of a problem-based note: '#2 PSA 6.3 ng/mL flagged high' over its bullets,
+# which go on about what it names.
+_PROBLEM_HEADING = re.compile(r"\s*#\d+[.)]?\s")
 # A problem number opening a heading: '#3 ', '3. '.
 _PROBLEM_NUMBER = re.compile(r"\W*#?\d+[.)]?\s*")
 # A label that turns down every item of its line: 'Not ordered: A; B; C'.
@@ -639,6 +652,23 @@ _OWN_OBJECT = re.compile(r"\s+(?:a|an|the|his|her|their|second|another|new|more)
 
 # '24 mg daily - chosen because of his fentanyl use': a drug named in the reason, not the dose's.
 _REASON_BETWEEN = re.compile(r"\s-\s|\bbecause\b|\bgiven\b|\bdue to\b", re.IGNORECASE)
+
+
+# 'This is stable, not a rise.': a sentence about what the paragraph has been measuring.
+_DEMONSTRATIVE = re.compile(r"\s*(?:this|that|it)\s+(?:is|was|has\s+been|remains|looks|seems)\b",
+                            re.IGNORECASE)
+
+
+def _about_last_test(clause: Clause, paragraph: list[Clause]) -> Clause:
+    """'The PSA of 6.3 ng/mL is above the limit ... No 5-ARI on board. This is stable, not a
+    rise.': 'This' is the test the paragraph opened with, or the last one it named, when the
+    clause names none."""
+    if any(m.group == "test" for m in clause.mentions):
+        return clause
+    tests = [m for c in paragraph for m in c.mentions if m.group == "test"]
+    if not tests:
+        return clause
+    return dataclasses.replace(clause, topic=clause.topic | tests[0].concepts | tests[-1].concepts)
 
 
 def _continue_subject(clause: Clause, previous: Clause) -> Clause:
@@ -1562,6 +1592,24 @@ _PAST_VERB = re.compile(r"\b(?:had|was|were|did|done|showed|performed|obtained|n
                         r"unremarkable)\b", re.IGNORECASE)
 
 
+def _labelled_in_aside(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'PSA < 10 (not very low risk: 3 positive cores)': a value after a label inside an aside
+    is the label's, not a second value of the test that already has one."""
+    out = []
+    for m in mentions:
+        if m.group == "test" and len(m.quantities) > 1:
+            first = m.quantities[0]
+            kept = tuple(q for q in m.quantities if q is first or not ASIDE_LABEL.search(
+                text, first.end, q.start))
+            m = dataclasses.replace(m, quantities=kept)
+        out.append(m)
+    return out
+
+
+ASIDE_LABEL = re.compile(r"\([^()]*:[^():]*$")
+_ON_HOLD = re.compile(r"\s+on\s+hold\b", re.IGNORECASE)
+
+
 def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
             concept_spans: list[Any], verb_spans: list[tuple[Any, str, str]],
             found: tuple[Quantity, ...], statuses: dict, past_dated: bool,
@@ -1595,6 +1643,14 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _aside_like_its_head(text, mentions)
     mentions = _in_the_role_of(text, mentions)
     mentions = _refused_after_all(text, mentions)
+    mentions = _labelled_in_aside(text, mentions)
+    mentions = [dataclasses.replace(m, action=Action("stop", "on hold", m.end + 1),
+                                    statuses=m.statuses - {CONDITIONAL} if all(
+                                        c.text.lower() == "on hold" for c in m.cues
+                                        if c.category == CONDITIONAL) else m.statuses)
+                if m.action is not None and m.action.kind == "continue"
+                and m.action.text in ("keep", "leave") and _ON_HOLD.match(text, m.end)
+                else m for m in mentions]  # 'keep the aspirin on hold until ...': a hold
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                 if m.action is not None and _PAST_COURSE.match(text, m.action.start) else m
                 for m in mentions]  # 'Ferrous sulfate continued for 3 years on the basis of'
@@ -2346,7 +2402,7 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
         at = verb.end if pronoun is None else pronoun  # '..., so it is avoided'
         line = line_of(verb.start_char)
         earlier = [s for s in concepts if s.end <= at and line_of(s.start_char) is line]
-        drugs = [s for s in earlier if _span_group(s) == "drug"]
+        drugs = _outside_reasons(doc, at, [s for s in earlier if _span_group(s) == "drug"])
         held = [d for d in drugs if kind == "resume" and (any(
             k == "stop" and v.end <= d.start and d.start - v.end <= 3 and not any(
                 v.end <= w.start < d.start for w, _, _ in verbs) for v, k, _ in verbs) or (
@@ -2386,6 +2442,19 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
             ids = ",".join(sorted(_span_concepts(tests[-1])))
             added.append(Span(doc, one.start, one.end, label=f"REF|test|{ids}"))
     return sorted(concepts + added, key=lambda s: s.start)
+
+
+def _outside_reasons(doc: Any, at: int, drugs: list[Any]) -> list[Any]:
+    """'... - continue; alternatively, since she would like to come off it and methotrexate is
+    being restarted, she may simply stop it now': a drug named in a reason clause closed by a
+    comma before the pronoun is the reason, not what the pronoun stands for."""
+    sentence = doc[at].sent
+    for i in range(at - 1, sentence.start - 1, -1):
+        if doc[i].lower_ in ("since", "because"):
+            close = next((j for j in range(i + 1, at) if doc[j].text == ","), None)
+            kept = [d for d in drugs if close is None or not i < d.start < close]
+            return kept or drugs
+    return drugs
 
 
 def _it_subject(doc: Any, at: int, drugs: list[Any]) -> Any | None:

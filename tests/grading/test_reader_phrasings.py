@@ -2991,3 +2991,87 @@ LEVOTHYROXINE_88 = {"note_decision": {"concept": ["levothyroxine"], "action": ["
 def test_reader_reads_it_subjects_spoken_units_wishes_to_stop_and_not_today(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+PPI_BEFORE_MEALS = {"note_decision": {"concept": ["omeprazole"], "action": ["start", "increase"],
+                                      "every": {"min": 2, "max": 2},
+                                      "not_at": ["bedtime", "after_meal"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a dose's time of day: 'at bedtime' or 'after meals' is not a PPI before meals; a bedtime
+    # turned away and a meal-free interval before bed are no dose time
+    (PPI_BEFORE_MEALS, "Omeprazole 20 mg BID x 8 wk: 1 cap 30-60 min before breakfast + 1 cap "
+     "before dinner.", True),
+    (PPI_BEFORE_MEALS, "Omeprazole 20 mg BID x 8 wk: 1 cap 30-60 min before breakfast + 1 cap "
+     "at bedtime.", False),
+    (PPI_BEFORE_MEALS, "Start omeprazole 20 mg twice daily before breakfast and dinner (not at "
+     "bedtime); no food within 3 h before bed.", True),
+    (PPI_BEFORE_MEALS, "Start omeprazole 20 mg twice daily after breakfast and after dinner.",
+     False),
+])
+def test_reader_reads_times_of_day(grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+MTX_RESTART = {"note_decision": {"concept": ["methotrexate"], "action": ["resume", "start"],
+                                 "dose_required": False, "opposite": ["avoid", "stop"]}}
+MTX_HELD = {"note_decision": {"concept": ["methotrexate"], "action": ["stop", "avoid"]}}
+NO_MTX_RESTART = {"note_never": {"concept": ["methotrexate"], "action": ["resume", "start"],
+                                 "allow_contingency": True, "contingency_on": ["alt"]}}
+NO_COVID_TEST = {"note_never": {"concept": ["sars_cov_2_naat"], "action": ["order"]}}
+PREDNISONE_KEPT = {"note_decision": {"concept": ["prednisone"], "action": ["continue"],
+                                     "strict": True}}
+PSA_STABLE = {"note_finding": {"concept": ["stability"], "near": ["prostate_specific_antigen"]}}
+PSA_6_3 = {"note_value": {"concept": ["prostate_specific_antigen"], "value": 6.3,
+                          "tolerance": 0.05}}
+ASPIRIN_NOW = {"note_decision": {"concept": ["aspirin"], "action": ["resume"],
+                                 "dose_required": False, "deferral_contradicts": True}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # 'can be restarted now' answers 'can she restart it?'; 'not safe to restart' refuses
+    (MTX_RESTART, "Methotrexate 20 mg once weekly can be restarted now.", True),
+    (MTX_RESTART, "Methotrexate 20 mg once weekly could be restarted later.", False),
+    (MTX_HELD, "It is not safe to restart methotrexate at this time because ALT is 258 U/L.",
+     True),
+    (MTX_HELD, "It is safe to restart methotrexate at this time.", False),
+    # 'on hold since <date>', 'flare due to interruption of X' and a pause 'N wk after' a later
+    # event are no current stop
+    (MTX_RESTART, "MTX on hold since 22/3. Flare due to interruption of methotrexate. Restart "
+     "MTX 20 mg weekly now. Next COVID vaccine in June; may hold MTX 1-2 wk after.", True),
+    (MTX_RESTART, "Restart MTX 20 mg weekly now. Alternatively, hold MTX for 2 more weeks.",
+     False),
+    # a later step on a date ('next week') is planned, one on a condition is not
+    (NO_MTX_RESTART, "Hold methotrexate this week and restart 22.5 mg weekly once the ALT is "
+     "below 3x ULN.", True),
+    (NO_MTX_RESTART, "Hold methotrexate this week and restart 22.5 mg weekly next week.", False),
+    # 'a negative COVID test' names the result sought: the 'not' still reaches the test
+    (NO_COVID_TEST, "She does not need a repeat or negative COVID test.", True),
+    (NO_COVID_TEST, "Order a COVID test to confirm she is negative before the first dose.",
+     False),
+    # a drug named in a reason clause closed before 'it' is not what 'it' stands for
+    (PREDNISONE_KEPT, "Prednisone 5 mg daily - continue; since methotrexate is being restarted, "
+     "she should keep it.", True),
+    (PREDNISONE_KEPT, "Prednisone 5 mg daily - continue; alternatively, since she would like to "
+     "come off it and methotrexate is being restarted, she may simply stop it now.", False),
+    # 'This is stable' after a paragraph on the PSA; a problem line's test over its bullets
+    (PSA_STABLE, "The PSA of 6.3 ng/mL is above the limit of 4. PSA density 0.12. No 5-ARI. "
+     "This is stable, not a rise.", True),
+    (PSA_STABLE, "The PSA of 6.3 ng/mL is above the limit of 4. No 5-ARI. This is a rise.",
+     False),
+    (PSA_STABLE, "#2 PSA 6.3 ng/mL flagged high\n- Impression: at his baseline; stable.\n", True),
+    (PSA_STABLE, "#2 Staging\n- Impression: stable.\n", False),
+    # 'at dx' dates a value; a value after a label inside an aside is the label's
+    (PSA_6_3, "PSA 5.4 at dx. Latest PSA 6.3 ng/mL.", True),
+    (PSA_6_3, "PSA 5.4. Latest PSA 6.3 ng/mL.", False),
+    (PSA_6_3, "PSA 6.3 ng/mL, PSA < 10 (not very low risk: 3 positive cores).", True),
+    (PSA_6_3, "PSA 6.3 ng/mL, PSA < 10 (3 positive cores).", False),
+    # 'keep the aspirin on hold until ...' holds it
+    (ASPIRIN_NOW, "Aspirin 81 mg can be resumed now.", True),
+    (ASPIRIN_NOW, "Aspirin 81 mg can be resumed now. Please keep the aspirin on hold until the "
+     "repeat endoscopy.", False),
+])
+def test_reader_reads_restarts_holds_results_sought_and_paragraph_subjects(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

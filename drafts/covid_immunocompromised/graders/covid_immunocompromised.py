@@ -56,7 +56,8 @@ def covid_case(values: dict[str, Any]) -> dict[str, Any]:
                                         "label": "systemic corticosteroid"}}
     no_steroid_note = {"note_never": {
         "concept": ["corticosteroid"], "allow_contingency": True,
-        "contingency_on": ["hypoxemia_covid"], "label": "no dexamethasone or other steroid"}}
+        "contingency_on": ["hypoxemia_covid", "covid_oxygen_need"],  # 'becomes hypoxic'
+        "label": "no dexamethasone or other steroid"}}
     if kind == "rifampin":
         antiviral_order = {"any": {"of": [
             {"ordered": {"resource_type": "ServiceRequest", "text_contains": REMDESIVIR_TEXT,
@@ -74,7 +75,8 @@ def covid_case(values: dict[str, Any]) -> dict[str, Any]:
         antiviral_note = {"note_decision": {
             "concept": ["remdesivir"], "action": ["start"],
             "dose": {"value": 200, "unit": "mg"}, "any_dose": True,
-            "route": ["intravenous"], "label": "remdesivir 200 mg IV (then 100 mg) for 3 days"}}
+            "route": ["intravenous"], "course": {"min": 3, "max": 3, "unit": "d"},
+            "label": "remdesivir 200 mg IV (then 100 mg) for 3 days"}}
         no_other_note = {"note_never": {"concept": ["nirmatrelvir_ritonavir"],
                                         "label": "no nirmatrelvir/ritonavir with rifampin"}}
         simvastatin = {"note_decision": {"concept": ["simvastatin"], "action": ["continue"],
@@ -97,7 +99,10 @@ def covid_case(values: dict[str, Any]) -> dict[str, Any]:
             "label": f"nirmatrelvir {pax_dose} mg with ritonavir 100 mg twice daily for 5 days"}}
         no_other_note = {"note_never": {"concept": ["molnupiravir"],
                                         "label": "no molnupiravir when Paxlovid can be used"}}
+        # A restart is always written after the hold ('restart 5 days after the course'), so
+        # only continuing simvastatin through the course contradicts the hold.
         simvastatin = {"note_decision": {"concept": ["simvastatin"], "action": ["stop"],
+                                         "opposite": ["continue", "keep_dose", "increase"],
                                          "label": "hold simvastatin"}}
     return {
         "creatinine": creat,

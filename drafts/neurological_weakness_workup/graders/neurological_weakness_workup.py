@@ -1,8 +1,9 @@
 """neurological_weakness_workup: where the weakness localises decides the workup.
 
-One draw decides the answer (ACC/AHA 2018 cholesterol guideline and the 2022 statin intolerance
-expert consensus; ENMC 2016 IMNM criteria; MGFA international consensus 2016/2020; AO Spine /
-WFNS 2017 degenerative cervical myelopathy guideline):
+One draw decides the answer (ACC/AHA 2013 and 2018 cholesterol guidelines, the NLA Statin Muscle
+Safety Task Force 2014 update and the 2022 statin intolerance expert consensus; the 224th ENMC
+workshop on IMNM (held 2016, Neuromuscul Disord 2018); MGFA international consensus 2016/2020;
+AO Spine / WFNS 2017 degenerative cervical myelopathy guideline):
 - statin_myopathy (canonical): symmetric proximal weakness on atorvastatin 80 mg with a CK of
   {ck} U/L (>10x the upper limit) -> statin-associated (possibly anti-HMGCR immune-mediated
   necrotizing) myopathy: stop the statin, no rechallenge; HMGCR antibody and EMG/NCS.
@@ -74,8 +75,19 @@ def neurological_weakness_workup(values: dict[str, Any]) -> dict[str, Any]:
                  "myelopathy": ["cervical_myelopathy"]}[kind]
     others = [c for c in ("statin_associated_myopathy", "myasthenia_gravis", "cervical_myelopathy")
               if c not in diagnosis]
+    statins = [RX + c for c in _of_class("statin")]
+    fluoroquinolones = [RX + c for c in _of_ingredient("floxacin")]
+    no_statin = {"not_ordered": {"resource_type": "MedicationRequest", "codes": statins,
+                                 "label": "statin order"}}
+    no_harm = {"statin_myopathy": [no_statin], "myelopathy": [no_statin], "myasthenia": [
+        {"not_ordered": {"resource_type": "MedicationRequest", "codes": fluoroquinolones,
+                         "label": "fluoroquinolone order"}},
+        {"not_ordered": {"resource_type": "MedicationRequest", "text_contains": ["magnesium"],
+                         "label": "magnesium order"}}]}[kind]
+    # the workup orders, and no order that harms in this branch (a statin after a statin
+    # myopathy or beside the active atorvastatin; a fluoroquinolone or magnesium in myasthenia)
     orders = {"statin_myopathy": [HMGCR, EMG], "myasthenia": [ACHR, RNS],
-              "myelopathy": [C_MRI]}[kind]
+              "myelopathy": [C_MRI]}[kind] + no_harm
     key_test = {"statin_myopathy": ["hmgcr_antibody"], "myasthenia": ["achr_antibody"],
                 "myelopathy": ["cervical_spine_mri"]}[kind]
     urgent = bool(values["bulbar"]) and kind != "myelopathy"
@@ -90,8 +102,8 @@ def neurological_weakness_workup(values: dict[str, Any]) -> dict[str, Any]:
         "other_diagnoses": others,
         "workup_orders": orders,
         "key_test_concept": key_test,
-        "statin_rxnorm": [RX + c for c in _of_class("statin")],
-        "fluoroquinolone_rxnorm": [RX + c for c in _of_ingredient("floxacin")],
+        "statin_rxnorm": statins,
+        "fluoroquinolone_rxnorm": fluoroquinolones,
         "recent_from": (values["now"] - timedelta(days=120)).strftime("%Y-%m-%d"),
         "older_before": (values["now"] - timedelta(days=400)).strftime("%Y-%m-%d"),
     }

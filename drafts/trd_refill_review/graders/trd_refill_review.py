@@ -72,7 +72,14 @@ def trd_refill_review(values: dict[str, Any]) -> dict[str, Any]:
             _sr(LITHIUM_LEVEL, "12-hour trough lithium level now", {"min": 0, "max": 7}),
             _sr(RENAL, "creatinine/eGFR (BMP) now", {"min": 0, "max": 7})]}}
     elif kind == "therapeutic":
-        lithium_order = _med(LITHIUM, 300, 300, (2, 2), "lithium carbonate 300 mg twice daily")
+        # renewed unchanged: no second lithium order at another dose or schedule beside it (an
+        # extra 300 mg three times daily, 450 mg, or 150 mg capsules); a duplicate of the same
+        # 300 mg twice-daily order is not caught (no order check sums the daily total)
+        lithium_order = {"all": {"of": [
+            _med(LITHIUM, 300, 300, (2, 2), "lithium carbonate 300 mg twice daily"),
+            _not(LITHIUM, "no lithium dose other than 300 mg", dose={"min": 301, "unit": "mg"}),
+            _not(LITHIUM, "no lithium dose below 300 mg", dose={"max": 299, "unit": "mg"}),
+            _not(LITHIUM, "no lithium more than twice daily", per_day={"min": 3})]}}
         monitoring = {"all": {"of": [
             _sr([LN + "3016-3"], "TSH (overdue)"),
             _sr([LN + "17861-6", LN + "24323-8", LN + "51990-0"], "serum calcium (overdue)")]}}
@@ -84,7 +91,10 @@ def trd_refill_review(values: dict[str, Any]) -> dict[str, Any]:
                                                     "times daily"),
                 _med(["311355"], 300, 450, (1, 1), "lithium carbonate 300-450 mg once daily")]}},
             _not(LITHIUM, "lithium not renewed at 600 mg/day", dose={"min": 300, "unit": "mg"},
-                 per_day={"min": 2})]}}
+                 per_day={"min": 2}),
+            _not(LITHIUM, "no lithium dose above 450 mg", dose={"min": 451, "unit": "mg"}),
+            _not(LITHIUM, "no 150 mg lithium more than three times daily",
+                 per_day={"min": 4})]}}
         monitoring = {"all": {"of": [
             _sr(LITHIUM_LEVEL, "lithium level in 5-7 days", {"min": 3, "max": 10}),
             _sr(RENAL, "creatinine/eGFR in 5-7 days", {"min": 3, "max": 10})]}}
@@ -116,6 +126,8 @@ def trd_refill_review(values: dict[str, Any]) -> dict[str, Any]:
             # trigger naming it, is the plan); taking her current supply meanwhile is not a
             # refill, so the refill words are their own concept (lexicon lithium_refill)
             {"note_never": {"concept": ["lithium_refill"],
+                            # not 'continue': 'continue 300 mg BID from her supply' after
+                            # 'lithium refill held' resolves to the refill concept
                             "action": ["start", "resume", "endorse", "allow", "implicit"],
                             "allow_contingency": True,
                             "label": "no lithium refill before the new level"}},
@@ -123,7 +135,13 @@ def trd_refill_review(values: dict[str, Any]) -> dict[str, Any]:
             {"note_decision": {"concept": ["lithium_refill"], "action": ["stop", "avoid"],
                                "opposite": [], "label": "lithium refill held until the level"}},
             {"note_never": {"concept": ["lithium"], "action": ["increase"],
-                            "label": "no lithium increase"}}]}}
+                            "label": "no lithium increase"}},
+            # the augmentation goes on (at least 2 years after remission: psychiatry discharge
+            # plan; NICE NG222): holding the refill is not stopping the drug, and a stop
+            # under a trigger (toxicity symptoms, a high level) is a safety-net
+            {"note_never": {"concept": ["lithium"], "action": ["stop"],
+                            "allow_contingency": True,
+                            "label": "lithium not stopped"}}]}}
     elif kind == "therapeutic":
         assessed = {"note_value": {"concept": ["lithium_level"], "value": level,
                                    "tolerance": 0.05, "label": f"lithium level {level}"}}

@@ -28,6 +28,8 @@ def test_canonical_values():
     note = vals["antiviral_note_grader"]["all"]["of"][0]["note_decision"]
     assert note["dose"] == {"value": 150, "unit": "mg", "secondary": 100}
     assert note["timing"] == {"min": 5, "max": 5, "unit": "d"}
+    assert vals["simvastatin_grader"]["note_decision"]["opposite"] == [
+        "continue", "keep_dose", "increase"]
 
 
 def test_branches_draw_their_scenarios():
@@ -39,6 +41,8 @@ def test_branches_draw_their_scenarios():
     assert rif["scenario"]["kind"] == "rifampin" and rif["antiviral"] == "remdesivir"
     assert rif["simvastatin_grader"]["note_decision"]["action"] == ["continue"]
     assert rif["simvastatin_grader"]["note_decision"]["required"] is False
+    remdesivir = rif["antiviral_note_grader"]["all"]["of"][0]["note_decision"]
+    assert remdesivir["course"] == {"min": 3, "max": 3, "unit": "d"}
     for n in range(20):
         vals = values(TASK, n)
         kind = vals["scenario"]["kind"]
@@ -50,12 +54,23 @@ CORRECT = [
     (None, "Immunocompromised (rituximab, B-cell depleted) with mild COVID-19 - treat. eGFR 46. "
            "Paxlovid renal dose: nirmatrelvir 150 mg + ritonavir 100 mg PO BID x 5 days. Hold "
            "simvastatin during and for 5 days after. No dexamethasone."),
-    (None, """Assessment: mild COVID-19 in an immunocompromised host (anti-CD20 therapy).
+    # reader gap: 'Hold X starting tonight' is read as a start of X
+    pytest.param(None, """Assessment: mild COVID-19, immunocompromised host (anti-CD20 therapy).
 Current eGFR 46 mL/min/1.73 m2.
 Plan:
 - Nirmatrelvir 150 mg / ritonavir 100 mg by mouth twice daily for 5 days.
 - Hold simvastatin starting tonight until 5 days after the last dose.
-- Steroids are not indicated since he does not need oxygen."""),
+- Steroids are not indicated since he does not need oxygen.""",
+                 marks=pytest.mark.xfail(reason="reader: 'hold X starting tonight' read as a "
+                                         "start", strict=True)),
+    # the dose band is not a second eGFR; 'renal dose pack' is Paxlovid, not a steroid pack;
+    # a restart timed after the course does not undo the hold
+    (None, "Immunocompromised (rituximab). Creatinine 1.62, eGFR 46 today. Nirmatrelvir 150 mg + "
+           "ritonavir 100 mg PO BID x 5 days (Paxlovid renal dose pack; eGFR 30 to <60). Hold "
+           "simvastatin; restart 5 days after completing the course. No dexamethasone."),
+    (RIFAMPIN, "Immunocompromised on rituximab. Paxlovid is contraindicated with rifampin. "
+               "Remdesivir IV for 3 days: 200 mg on day 1, then 100 mg daily. Continue rifampin. "
+               "No dexamethasone."),
     (None, """| Item | Plan |
 |---|---|
 | Risk | immunosuppressed on rituximab maintenance |
@@ -92,6 +107,12 @@ No dexamethasone."""),
                  "twice daily for 5 days. Have him skip simvastatin starting tonight until 5 days "
                  "after the course. No dexamethasone.",
                  marks=pytest.mark.xfail(reason="reader: 'skip X' is not a stop", strict=True)),
+    # reader gap: a harm of steroids written with 'may' is read as an offer of steroids
+    pytest.param(None, "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir "
+                 "100 mg twice daily for 5 days. Hold simvastatin. Dexamethasone: no. Steroids "
+                 "offer no benefit and may delay viral clearance.",
+                 marks=pytest.mark.xfail(reason="reader: 'steroids ... may delay viral "
+                                         "clearance' read as an offer", strict=True)),
 ]
 
 WRONG = [
@@ -148,12 +169,28 @@ WRONG = [
     (RIFAMPIN, "antiviral_documented",
      "Immunocompromised. Paxlovid is contraindicated with rifampin. Start remdesivir. Continue "
      "rifampin. No dexamethasone."),
-    # known gaps: the inpatient 5-day remdesivir course; simvastatin restarted too early
+    # review finding 5: the inpatient 5-day remdesivir course (note_decision course)
+    (RIFAMPIN, "antiviral_documented",
+     "Immunocompromised. Paxlovid is contraindicated with rifampin. Remdesivir 200 mg IV daily "
+     "for 5 days. Continue rifampin. No dexamethasone."),
+    # the older eGFR written as current beside today's value
+    (None, "choice_reasoned",
+     "Immunocompromised. eGFR 46 today. His current eGFR is 82. Start nirmatrelvir 150 mg with "
+     "ritonavir 100 mg twice daily for 5 days. Hold simvastatin. No dexamethasone."),
+    # known gaps: a day-numbered 5-day remdesivir course; simvastatin restarted too early
     pytest.param(RIFAMPIN, "antiviral_documented",
                  "Immunocompromised. Paxlovid is contraindicated with rifampin. Remdesivir 200 mg "
-                 "IV daily for 5 days. Continue rifampin. No dexamethasone.",
-                 marks=pytest.mark.xfail(reason="remdesivir course length not graded (reader: "
-                                         "day-numbered schedules)", strict=True)),
+                 "IV on day 1 then 100 mg IV daily on days 2 to 5. Continue rifampin. No "
+                 "dexamethasone.",
+                 marks=pytest.mark.xfail(reason="reader: no course length from day-numbered "
+                                         "schedules", strict=True)),
+    # reader gap: a 'Meds:' label opens a medication-list section over the next paragraph
+    pytest.param(None, "antiviral_documented",
+                 "Immunocompromised. eGFR 46. I have ordered nirmatrelvir 150 mg + ritonavir "
+                 "100 mg twice daily for 5 days.\n\nMeds: hold simvastatin from tonight.\n\n"
+                 "Please give dexamethasone 6 mg daily for 5 days.",
+                 marks=pytest.mark.xfail(reason="reader: a 'Meds:' section swallows the next "
+                                         "paragraph's plan", strict=True)),
     pytest.param(None, "simvastatin_plan_documented",
                  "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg "
                  "twice daily for 5 days. Hold simvastatin during the 5 days and resume it the day "

@@ -40,6 +40,29 @@ CORRECT = [
            "naloxone 4 mg nasal spray prescribed today."),
     (None, "MME 90. Taper oxycodone to 5 tablets a day. Keep clonazepam at the current dose. "
            "Start naloxone nasal spray."),
+    # a first step under a heading that names the drug; 'do not increase it' beside the step
+    (None, "Current dose: 90 MME/day.\n\n**Oxycodone taper**\n- First step: reduce from 6 to 5 "
+           "tablets a day (50 mg/day) for 4 weeks, then about 5 mg/day less every 4 weeks.\n"
+           "- Do not stop the oxycodone abruptly and do not increase it.\n\n**Clonazepam**: "
+           "continue 0.5 mg twice daily unchanged.\n\nNaloxone 4 mg nasal spray prescribed."),
+    # the first step written as a decrement (review finding 8); 'Oxy' shorthand
+    (None, "Oxy 10 mg x 6/d = 90 MME/d. Decrease oxycodone by 10 mg/day (one tablet) now, then "
+           "by about 5 mg/day every 4 weeks. Continue clonazepam unchanged during the opioid "
+           "taper. Naloxone 4 mg nasal spray prescribed."),
+    # a drugless 'Hold 4 weeks.' after the oxycodone step is no clonazepam stop
+    (None, "**Q1. Dose?** 90 MME/day.\n\n**Q2. How should we taper the oxycodone?**\nFirst "
+           "step: 6 -> 5 tablets/day (50 mg/day). Hold 4 weeks. Then about 10% of the original "
+           "dose per month.\n\n**Q3. What about the clonazepam?**\nLeave it at 0.5 mg twice "
+           "daily for now. Never stop it abruptly.\n\n**Q4. Anything else?**\nNaloxone 4 mg "
+           "nasal spray prescribed."),
+    # variant 0 (oxycodone-acetaminophen 5/325 x6 = 30 mg = 45 MME): a one-tablet cut
+    (0, "Current dose 45 MME/day. Percocet 5/325: decrease oxycodone by one tablet a day now, "
+        "then about 3 mg/day less every 4 weeks. Continue clonazepam 0.5 mg twice daily "
+        "unchanged. Naloxone 4 mg nasal spray prescribed."),
+    # a slower, justified pace and a weekly review are no rapid taper
+    (None, "90 MME/day. Reduce oxycodone to 50 mg a day now, then by 10% of the original dose "
+           "every 2-4 weeks; review weekly during the taper. A 10% weekly taper is only for "
+           "short-term use. Continue clonazepam 0.5 mg twice daily. Naloxone prescribed."),
 ]
 
 WRONG = [
@@ -63,6 +86,32 @@ WRONG = [
     (None, "unsafe_plans_avoided", "MME 90. Taper oxycodone to 5 tablets a day. Keep clonazepam "
                                    "at the current dose. Start naloxone nasal spray. For pain "
                                    "flares: tramadol 50 mg every 6 hours as needed."),
+    (None, "unsafe_plans_avoided", "MME 90. Taper oxycodone to 5 tablets a day. Keep clonazepam "
+                                   "at the current dose. Start naloxone nasal spray. Switch to "
+                                   "a fentanyl patch 25 mcg/h."),
+    # rapid tapers and an early stop (review finding 3)
+    (None, "taper_plan_documented", "MME 90. Reduce oxycodone to 50 mg a day now, then by 10 mg "
+                                    "each week until stopped. Keep clonazepam at the current "
+                                    "dose. Start naloxone nasal spray."),
+    (None, "taper_plan_documented", "MME 90. Reduce oxycodone to 50 mg a day for one week, then "
+                                    "stop oxycodone. Keep clonazepam at the current dose. Start "
+                                    "naloxone nasal spray."),
+    (None, "taper_plan_documented", "MME 90. Reduce oxycodone to 50 mg a day this week, 40 mg "
+                                    "next week, 30 mg the week after. Keep clonazepam at the "
+                                    "current dose. Start naloxone nasal spray."),
+    (None, "taper_plan_documented", "MME 90. Decrease oxycodone by 30 mg a day now. Keep "
+                                    "clonazepam at the current dose. Start naloxone nasal spray."),
+    (0, "taper_plan_documented", "Current dose 45 MME/day. Reduce oxycodone to 25 mg a day "
+                                 "now, then by 5 mg every week. Continue clonazepam 0.5 mg twice "
+                                 "daily unchanged. Naloxone 4 mg nasal spray prescribed."),
+    # clonazepam tapered or stopped now (review finding 5)
+    (None, "clonazepam_plan_documented", "MME 90. Taper oxycodone to 5 tablets a day. Clonazepam: "
+                                         "reduce it in parallel with the opioid: lower to 0.25 mg "
+                                         "twice daily starting now. Start naloxone nasal spray."),
+    (None, "clonazepam_plan_documented", "MME 90. Taper oxycodone to 5 tablets a day. Stop "
+                                         "clonazepam today. Start naloxone nasal spray."),
+    (None, "mme_calculated", "MME 120/day (60 mg x 2). Taper oxycodone to 5 tablets a day. Keep "
+                             "clonazepam at the current dose. Start naloxone nasal spray."),
 ]
 
 test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = (

@@ -42,8 +42,9 @@ def test_branches_draw_their_answers():
     assert high["branch"] == "high" and high["level_now"] == high["high_level"] > 1.2
     reduce = high["plan_grader"]["all"]["of"][1]["all"]["of"][0]["note_decision"]
     assert reduce["action"] == ["decrease"] and reduce["dose"]["max"] == 450
-    ther = values(TASK, THERAPEUTIC)["prescription_grader"]["all"]["of"][1]["ordered"]
-    assert ther["dose"] == {"min": 300, "max": 300, "unit": "mg"} and ther["per_day"]["min"] == 2
+    ther = values(TASK, THERAPEUTIC)["prescription_grader"]["all"]["of"][1]["all"]["of"][0]
+    assert ther["ordered"]["dose"] == {"min": 300, "max": 300, "unit": "mg"}
+    assert ther["ordered"]["per_day"]["min"] == 2
     kinds = {values(TASK, n)["branch"] for n in range(20)}
     assert kinds == {"interaction", "therapeutic", "high"}
 
@@ -70,6 +71,10 @@ Plan:
                   "twice daily. Continue sertraline 200 mg daily. TSH and calcium now."),
     (HIGH, "Lithium level 1.34 mmol/L, above target, eGFR 53, falling. Reduce lithium to 300 mg "
            "at bedtime. Repeat level in 5-7 days. Continue sertraline 200 mg daily."),
+    # a held refill is not a stop of the drug; a stop under a toxicity trigger is a safety-net
+    (None, "Stop naproxen. Lithium - NOT refilled today; lithium level and BMP this week. "
+           "Continue sertraline 200 mg daily. If toxicity symptoms occur, stop lithium and go "
+           "to the ED."),
 ]
 
 WRONG = [
@@ -94,6 +99,15 @@ WRONG = [
     (None, "lithium_plan_documented",
      "Stop naproxen. Continue sertraline 200 mg daily. Lithium refilled x90 days; lithium level "
      "at her next routine visit."),
+    # a same-day refill beside a stated hold ('refill lithium' reads as resuming the supply)
+    (None, "lithium_plan_documented",
+     "Stop naproxen. Lithium level this week; lithium refill on hold for the new level. "
+     "Continue sertraline 200 mg daily. Also refill lithium 300 mg twice daily x90 days today "
+     "so she does not run out."),
+    # the augmentation is not stopped (holding the refill is not stopping the drug)
+    (None, "lithium_plan_documented",
+     "Stop naproxen. Stop lithium. Lithium level this week; lithium refill held. Continue "
+     "sertraline 200 mg daily."),
     # review probes: a level only later, an increase, a swap to another lithium-raising drug
     (None, "lithium_plan_documented",
      "Stop naproxen. Lithium refill held. Check a lithium level in 3 to 4 weeks. Continue "
@@ -130,7 +144,13 @@ _GAP_CORRECT = [pytest.param(
     marks=pytest.mark.xfail(strict=True, reason="a parenthesis with a comma inside ('(ordered, "
                                                 "with a BMP ...)') cuts the level from its "
                                                 "time 'this week'"),
-    id="level_in_until_clause")]
+    id="level_in_until_clause"), pytest.param(
+    None, "Stop naproxen. Check a lithium level this week, then I will refill lithium once the "
+          "result is back; lithium refill held meanwhile. Continue sertraline 200 mg daily.",
+    marks=pytest.mark.xfail(strict=True, reason="'once the result is back' is not read as a "
+                                                "trigger, so the later refill reads as planned "
+                                                "now ('when the result is back' is read)"),
+    id="refill_once_resulted")]
 _GAP_WRONG = [pytest.param(
     None, "lithium_plan_documented",
     "Stop naproxen. Lithium refill held; lithium level this week. Lithium 300 mg twice daily "
@@ -159,11 +179,25 @@ def test_doses_above_the_label_maximum_fail():
                        extra=[medication_request("197889", 1200, 1)])["prescriptions_ordered"]
 
 
+def test_therapeutic_refill_is_the_same_regimen():
+    # a second lithium order beside the renewal (300 mg three times daily, 450 mg twice daily)
+    assert _orders(THERAPEUTIC)["prescriptions_ordered"]
+    assert not _orders(THERAPEUTIC, extra=[medication_request("197889", 300, 3)]
+                       )["prescriptions_ordered"]
+    assert not _orders(THERAPEUTIC, drop_lithium=True,
+                       extra=[medication_request("197889", 300, 2),
+                              medication_request("197889", 450, 2)])["prescriptions_ordered"]
+
+
 def test_high_level_orders_need_a_reduction():
     assert not _orders(HIGH, drop_lithium=True,
                        extra=[medication_request("197889", 300, 2)])["prescriptions_ordered"]
     assert _orders(HIGH, drop_lithium=True,
                    extra=[medication_request("311355", 150, 3)])["prescriptions_ordered"]
+    assert not _orders(HIGH, drop_lithium=True,
+                       extra=[medication_request("311355", 150, 4)])["prescriptions_ordered"]
+
+
 test_canonical_note_fails_other_branches, test_oracle_succeeds_on_each_branch = branch_probes(
     TASK, others=[IBUPROFEN, HCTZ, THERAPEUTIC, HIGH],
     oracle_on=[None, IBUPROFEN, HCTZ, THERAPEUTIC, HIGH])

@@ -90,7 +90,8 @@ ALT_HIGH = _variant("alt_high")
 RESUME_15 = _variant("resume", 15)
 
 CORRECT += [
-    (ALT_HIGH, "ALT is more than 3x the upper limit of normal after COVID-19. Hold methotrexate for "
+    (ALT_HIGH, "ALT is more than 3x the upper limit of normal after COVID-19. Hold methotrexate "
+               "for "
                "now and repeat the liver panel in 2 weeks. Continue prednisone 5 mg daily. No "
                "repeat COVID test is needed."),
     (RESUME_15, "Restart methotrexate 15 mg once weekly now. Continue prednisone 5 mg daily. No "
@@ -125,7 +126,8 @@ WRONG += [
      "prednisone 5 mg daily. No repeat COVID test is needed."),
 ]
 
-# Task lexicon supplements (drugs/tests.immunosuppression_post_covid.yaml): 're-ordered methotrexate'
+# Task lexicon supplements (drugs/tests.immunosuppression_post_covid.yaml):
+# 're-ordered methotrexate'
 # is a restart (corpus c02), upper-case 'FA' is folic acid and does not inherit methotrexate's daily
 # schedule (c01), 'methotrexate remains on hold' is a hold (review finding 4), and 'have her do a
 # rapid antigen test' asks for a test (w08).
@@ -135,7 +137,8 @@ CORRECT += [
     "A/P\n- Labs nl -> RESTART MTX now at prior dose 20 mg (8 x 2.5 mg) PO ONCE WEEKLY. Order "
     "placed (#96, 84 d).\n- FA 1 mg qd cont.\n- Pred 5 mg qd: CONTINUE.\n- No repeat COVID test "
     "needed.",
-    (ALT_HIGH, "ALT more than 3x ULN. Methotrexate remains on hold for now; repeat LFTs in 2 weeks. "
+    (ALT_HIGH, "ALT more than 3x ULN. Methotrexate remains on hold for now; repeat LFTs in 2 "
+               "weeks. "
                "Continue prednisone 5 mg daily. No repeat COVID test is needed."),
     "Restart methotrexate 20 mg once weekly now. Continue prednisone 5 mg daily. She does not need "
     "to do a rapid antigen test; if she develops new symptoms, she should do a rapid antigen test.",
@@ -159,9 +162,9 @@ test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_ea
     branch_probes(TASK, (ALT_HIGH, RESUME_15), [None, ALT_HIGH, RESUME_15]))
 
 
-# Reader gaps (review findings 4, 5, 8, 9; corpus c06, w10): each note should
-# grade as marked, and does not yet.
-READER_GAPS = [
+# Review findings 4, 5, 8, 9 and corpus c06, w10, in the reader's wording: each note grades as
+# marked.
+READER_CASES = [
     (None, "no_covid_retest_documented", True,
      "Restart methotrexate 20 mg once weekly now. Continue prednisone 5 mg daily. She does not "
      "need a repeat or negative COVID test."),
@@ -191,9 +194,8 @@ READER_GAPS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="note reader gap (see the review's open findings)")
-@pytest.mark.parametrize(("variant", "checkpoint", "passes", "note"), READER_GAPS)
-def test_reader_gaps(variant, checkpoint, passes, note):
+@pytest.mark.parametrize(("variant", "checkpoint", "passes", "note"), READER_CASES)
+def test_reader_cases(variant, checkpoint, passes, note):
     assert grade_note(TASK, note, variant)[checkpoint] is passes
 
 

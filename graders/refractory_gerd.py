@@ -82,7 +82,10 @@ def _any(*options: dict[str, Any]) -> dict[str, Any]:
 # Opposites of a new PPI regimen: not starting it, stopping it, or keeping the current dose. A
 # later step-down to the lowest effective dose is the plan after a response, no opposite. 'Stop
 # the Prilosec OTC' names another member (omeprazole_otc), so it does not stop the PPI started.
-KEEP = {"opposite": ["avoid", "stop", "keep_dose"], "wrong_dose_contradicts": False}
+# A dose kept at bedtime is the regimen that failed ('1 cap before breakfast + 1 cap at
+# bedtime'), and one after meals is no PPI before meals.
+KEEP = {"opposite": ["avoid", "stop", "keep_dose"], "wrong_dose_contradicts": False,
+        "not_at": ["bedtime", "after_meal"]}
 
 
 def _ppi_plan(label: str) -> dict[str, Any]:

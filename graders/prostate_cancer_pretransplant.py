@@ -63,7 +63,8 @@ def prostate_pretransplant(values: dict[str, Any]) -> dict[str, Any]:
         # a sustained PSA rise states the rise, but only the rising branches read it: in the
         # stable branch it is the surveillance trigger ('I'd want to hear about a sustained
         # PSA rise'), not a rise the note claims
-        "trend_concept": ["psa_stable", "stability"] if stable else ["psa_rise", "psa_rise_sustained"],
+        "trend_concept": (["psa_stable", "stability"] if stable
+                          else ["psa_rise", "psa_rise_sustained"]),
         "trend_opposite": (["psa_rise"] if stable else ["psa_stable"]) + ["psa_falsely_elevated"],
         "trend_text": "stable" if stable else "rising",
         "listing_concept": cleared if stable else deferred,

@@ -24,7 +24,8 @@ ONCE = 17          # the canonical branch at another weight
 LIFE = " Lose weight (BMI 33) and avoid eating within 3 hours of bedtime."
 MUST = (" No metoclopramide (no gastroparesis), no baclofen, and no anti-reflux surgery or LINX"
         " until GERD is objectively confirmed.")
-ONCE_ASSESS = "Inadequate PPI trial: omeprazole taken at bedtime; not refractory GERD; no alarm features.\n"
+ONCE_ASSESS = ("Inadequate PPI trial: omeprazole taken at bedtime; not refractory GERD; no alarm "
+               "features.\n")
 
 
 def test_canonical_values():
@@ -54,6 +55,11 @@ def test_branches_draw_their_stages():
 
 
 CORRECT = [
+    # a bedtime turned away is no bedtime dose (review finding 3)
+    (None, ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily, 30 min before breakfast and "
+           "dinner (not at bedtime), for 8 weeks." + LIFE + MUST),
+    (None, ONCE_ASSESS + "Plan: omeprazole 20 mg BID x 8 wk; move the evening dose from bedtime "
+           "to 30 min before dinner, and no food within 3 h before bed." + LIFE + MUST),
     (None, ONCE_ASSESS + "Plan: omeprazole 20 mg BID, 30-60 min before breakfast and dinner, x 8 "
            "weeks." + LIFE + MUST),
     (None, "Dear Dr. Patel,\nThank you for this e-consult. His symptoms reflect an inadequate PPI "
@@ -68,7 +74,8 @@ CORRECT = [
            "PPI taken at bedtime (mistimed PPI), not refractory GERD |\n| PPI | omeprazole 20 mg "
            "twice daily before breakfast and dinner for 8 weeks |\n| Lifestyle | weight loss; no "
            "late meals |\n| Avoid | metoclopramide, baclofen, anti-reflux surgery |\n"),
-    (None, "Assessment: inadequate response to PPI (bedtime dosing), no red flags.\nPlan:\n- Switch "
+    (None, "Assessment: inadequate response to PPI (bedtime dosing), no red flags.\nPlan:\n"
+           "- Switch "
            "to vonoprazan 20 mg once daily for 8 weeks.\n- Weight loss.\n- Elevate the head of the "
            "bed.\n- Do not start metoclopramide or baclofen.\n- No fundoplication or LINX before "
            "objective testing."),
@@ -226,41 +233,18 @@ WRONG = [
     (TWICE, "must_nots_documented", "Refractory GERD.\nPlan: EGD and 96-hour wireless pH "
      "monitoring off PPI. Add erythromycin 250 mg before meals as a prokinetic. No baclofen, no "
      "surgery until GERD is objectively confirmed." + LIFE),
+    # review finding 3: a second dose at bedtime or doses after meals are no PPI before meals
+    (None, "plan_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg PO BID x 8 wk: 1 cap 30-60 "
+     "min before breakfast + 1 cap at bedtime to cover his nocturnal symptoms." + LIFE + MUST),
+    (None, "plan_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily, with breakfast "
+     "and at bedtime, for 8 weeks." + LIFE + MUST),
+    (None, "plan_documented", ONCE_ASSESS + "Plan: omeprazole 20 mg twice daily after breakfast "
+     "and after dinner for 8 weeks." + LIFE + MUST),
 ]
 
 
 test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = (
     note_probes(TASK, CORRECT, WRONG))
-
-
-# Must-nots of the canonical instance: two allowances each, appended to the reference note,
-# must fail; a turn-down must not (tests/test_must_nots.py format, kept here for the draft).
-ALLOWANCES = [
-    ("prokinetic", "Metoclopramide 10 mg before meals is a reasonable add-on if he prefers."),
-    ("prokinetic", "Reglan may be used as needed for regurgitation."),
-    ("baclofen", "Baclofen 10 mg TID is an acceptable alternative."),
-    ("baclofen", "Baclofen 10 mg three times daily is an acceptable alternative."),
-    ("baclofen", "He could also try baclofen for the regurgitation."),
-    ("anti-reflux surgery", "LINX is a reasonable option now if he prefers surgery."),
-    ("anti-reflux surgery", "Alternatively, refer him for a laparoscopic fundoplication."),
-]
-TURN_DOWNS = [
-    "Reglan is not recommended: he has no gastroparesis and it carries a risk of tardive "
-    "dyskinesia.",
-    "Baclofen and fundoplication are options only once pH monitoring confirms GERD.",
-]
-
-
-@pytest.mark.parametrize(("must_not", "sentence"), ALLOWANCES)
-def test_an_allowance_of_a_must_not_fails(must_not, sentence):
-    verdicts = grade_note(TASK, oracle_note(TASK).rstrip() + "\n\n" + sentence + "\n")
-    assert verdicts["must_nots_documented"] is False, must_not
-
-
-@pytest.mark.parametrize("sentence", TURN_DOWNS)
-def test_a_turn_down_passes(sentence):
-    verdicts = grade_note(TASK, oracle_note(TASK).rstrip() + "\n\n" + sentence + "\n")
-    assert all(verdicts.values()), verdicts
 
 
 @pytest.mark.parametrize(("variant", "checkpoint", "note"), [
@@ -270,9 +254,6 @@ def test_a_turn_down_passes(sentence):
     # 'EGD off PPI': 'off' is read as stopping the EGD, not as the PPI held for it
     (TWICE, "plan_documented", "Plan: EGD off PPI (hold omeprazole 2 weeks before). If there is "
      "no LA grade B or worse esophagitis, place a 96-hour wireless pH capsule at the same EGD."),
-    # the time of day of each dose is not read: a bedtime second dose passes as BID
-    (None, "plan_documented_fails", "Plan: omeprazole 20 mg PO BID x 8 wk: 1 cap 30-60 min before "
-     "breakfast + 1 cap at bedtime to cover his nocturnal symptoms."),
 ])
 @pytest.mark.xfail(strict=True, reason="reader gap, reported with the draft")
 def test_reader_gaps(variant, checkpoint, note):

@@ -47,7 +47,8 @@ def test_branches_draw_their_scenarios():
     assert up["psa_value_required"] is False
     assert up["listing_concept"] == ["transplant_listing_deferred"]
     assert rising["kind"] == "rising" and rising["risk_level"] == ["level_low"]
-    assert rising["trend_concept"] == ["psa_rise", "psa_rise_sustained"] and 8.4 <= rising["psa_now"] < 10
+    assert rising["trend_concept"] == ["psa_rise", "psa_rise_sustained"]
+    assert 8.4 <= rising["psa_now"] < 10
     assert stable["kind"] == "stable" and stable["psa_now"] != 6.3
     assert stable["psa_range_high"] == 6.1          # 5.7 now, inside his 5.2-6.1 run
     kinds = [values(TASK, n)["kind"] for n in range(20)]
@@ -260,10 +261,10 @@ def _gap(variant, checkpoint, note, passed, reason):
          "ago.", True, "no shared trend words: 'up from', 'rising', 'climb'"),
     _gap(RISING, "psa_trend_assessed", "Latest PSA 9.1 ng/mL, rising (5.7 -> 7.3 -> 9.1).", True,
          "no shared trend words: 'rising'"),
-    _gap(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, stable. PSA 5.4 at dx.", True,
-         "'at dx' should date the value"),
-    _gap(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, stable. NCCN low risk: PSA < 10 (not "
-         "very low risk: 3 positive cores).", True, "'3 positive cores' read as the PSA"),
+    # 'at dx' dates a value; '3 positive cores' after a label in an aside is no PSA
+    pytest.param(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, stable. PSA 5.4 at dx.", True),
+    pytest.param(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, stable. NCCN low risk: PSA < "
+                 "10 (not very low risk: 3 positive cores).", True),
     # a sustained PSA rise is the surveillance trigger in the stable branch, the rise itself in
     # the rising branch (dev c07); the stated rise still fails the stable branch
     pytest.param(None, "psa_trend_assessed", "Latest PSA 6.3 ng/mL, PSA stable. I'd want to hear "
@@ -291,8 +292,9 @@ def _gap(variant, checkpoint, note, passed, reason):
          "rise.", True, "'rather than a rise' denies a rise: the PSA is stable"),
     _gap(None, "risk_group_assigned", "NCCN low risk.", True,
          "an NCCN risk level without the cancer named"),
-    _gap(None, "risk_group_assigned", "NCCN low-risk prostate adenocarcinoma, stable on active "
-         "surveillance since 2023.", True, "'since 2023' is ongoing, not historical"),
+    # 'since 2023' is a state that still holds
+    pytest.param(None, "risk_group_assigned", "NCCN low-risk prostate adenocarcinoma, stable on "
+                 "active surveillance since 2023.", True),
     # 'AS' is read case-sensitively as active surveillance (cased term)
     pytest.param(None, "listing_decision_documented", "He may be listed now. Continue AS.", True),
     # bare 'delay listing' left the deferral terms ('delay listing until' stays): the
