@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from text_to_num import alpha2digit
 
-from physbench_gym.grading.lexicon import section_of
+from physbench_gym.grading.lexicon import section_of, verb_table
 
 _UNICODE = {
     "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2043": "-",
@@ -677,6 +677,9 @@ def _heading(line: str) -> tuple[str, str] | None:
     if match:
         return _inline(match.group(1)).rstrip(":"), ""
     bold = re.match(r"^(\*\*|__)(.+?)\1\s*:?\s*(.*)$", line)
+    label, colon, said = bold.group(2).partition(":") if bold else ("", "", "")
+    if said.strip() and section_of(label.strip(), loose=True):  # '**Recommendation: stop
+        return label.strip(), _inline(f"{said.strip()} {bold.group(3)}".strip())  # it now.**'
     if bold and section_of(bold.group(2).rstrip(": ."), loose=True):
         return bold.group(2).rstrip(": ."), _inline(bold.group(3))
     if line.endswith(":") and len(line) <= 60 and section_of(_inline(line[:-1])):
@@ -729,6 +732,16 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
             if cell == "avoid":  # the verdict on the row's subject goes next to it
                 parts.insert(0, cell)
                 continue
+            verdict = _BARE_VERDICT.match(cell)
+            if verdict and verdict.group(1).lower() in _plan_verbs() and (
+                    _VERDICT_HEADER.fullmatch(name.strip())):
+                parts.insert(0, verdict.group(0).strip(" ,"))  # '| Naproxen | ... | Stop now;
+                cell = cell[verdict.end():].strip()  # paracetamol for the knee |': the row's
+                if not cell:  # subject stops; what follows the verdict is said on its own
+                    continue
+            if name and _PAST_HEADER.fullmatch(name.strip()):
+                parts.append(f"on it since {cell}")  # '| Started | 28/10/2026 |': history,
+                continue  # not a start
             labelled = name and not _same(name, cell) and (
                 _VALUE_CELL.match(cell) or not _GENERIC_HEADER.fullmatch(name.strip().lower()))
             parts.append(f"{name} {cell}".strip() if labelled else cell)
@@ -738,6 +751,22 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
             date == newest)
         out.append(Line(text, section, "row", latest, schedule and index > 0))
     return out
+
+
+# A cell that opens with a plan verb and nothing for it to act on: '**Stop now**; ...'
+_BARE_VERDICT = re.compile(r"\s*([A-Za-z/-]+(?: (?!now\b|today\b|tonight\b|immediately\b|at\b)"
+                           r"[a-z]+)?)(?:\s+(?:now|today|tonight|immediately|at once))?\s*"
+                           r"(?:[,.]|$)", re.IGNORECASE)
+_VERDICT_HEADER = re.compile(r"(?:actions?|plan|decisions?|recommendations?|management|"
+                             r"what to do|verdict)", re.IGNORECASE)
+_PAST_HEADER = re.compile(r"(?:started|start date|date started|since|began|begun|initiated|"
+                          r"first prescribed|prescribed on|onset)", re.IGNORECASE)
+
+
+@functools.cache
+def _plan_verbs() -> frozenset[str]:
+    return frozenset(form.lower() for forms in verb_table().values() for side in forms.values()
+                     for form in side)
 
 
 _NEVER_CELL = re.compile(r"\s*(?:never|never again|not ever|do not use|don't use)\s*\.?\s*",

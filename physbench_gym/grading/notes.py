@@ -427,13 +427,20 @@ def _before_label(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     return tuple(q for q in clause.quantities if q.end <= mention.start and (
                      q.unit and _BEFORE_LABEL.fullmatch(clause.text, q.end, mention.start)
                      or not clause.text[q.end:mention.start].strip())  # '14 red cells per HPF'
-                 and (not any(m.start < q.start and "," not in clause.text[m.end:q.start]
+                 and (not any(m.start < q.start and "," not in clause.text[m.end:q.start] and (
+                                  q.unit or clause.text[q.end:mention.start].strip()
+                                  or _VALUE_LINK.fullmatch(clause.text, m.end, q.start))
                               for m in clause.mentions)  # 'nodule, RUL, 7 mm average diameter'
                       or re.search(r"\b(?:a|an)\s+(?:[A-Za-z-]+\s+){0,2}$",
                                    clause.text[:q.start])))  # '... showed a 62 mL prostate',
     # 'a new 14 mm (15 x 13 mm) nodule': an article opens the value's own noun phrase
 
 
+# What joins a label to its own value ('TSH 4.1', 'LDL: 130', 'eGFR is 38'): a bare number
+# after such a link is the earlier label's; after other words and right before a label ('risk
+# on 90 MME', 'oxycodone or 90 morphine milligram equivalents') it is the later label's.
+_VALUE_LINK = re.compile(r"[\s:=~(]*(?:(?:is|was|were|are|of|at|now|currently|today|about|"
+                         r"approx\.?|approximately|-+>?|\u2192)[\s:=~(]*)*", re.IGNORECASE)
 _BEFORE_LABEL = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:of\s+)?(?:[A-Za-z-]+,?\s+){0,4}",
                            re.IGNORECASE)
 

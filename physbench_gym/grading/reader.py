@@ -505,9 +505,14 @@ _ALTERNATIVE_OPENING = re.compile(r"\s*(?:or|otherwise|alternatively|instead)\b"
 def _step_told_as_a_risk(clause: Clause) -> Clause:
     """'Tapering mid-episode -> increased relapse risk', 'Tapering in the middle of a
     depressive episode is a setup for relapse': a step named as the subject of its risk is a
-    reason, not a plan."""
+    reason, not a plan; so is 'Add clonazepam 0.5 mg BID, untreated OSA ..., and she's at high
+    risk of a fatal overdose' (add to that ... and she is at risk: a sum of risk factors)."""
     def risky(m: Mention) -> bool:
-        return m.action is not None and m.action.text.endswith("ing") and (
+        if m.action is None or m.action.negated:
+            return False
+        if m.action.text.lower() == "add" and not clause.text[:m.action.start].strip(" -*#>"):
+            return bool(_ADDED_TO_RISK.search(clause.text, m.action.start))
+        return m.action.text.endswith("ing") and bool(
             _GERUND_OPENS.search(clause.text, 0, m.action.start)) and bool(
             _RISK_PREDICATE.match(clause.text, m.action.start + len(m.action.text)))
     if not any(risky(m) for m in clause.mentions):
@@ -517,6 +522,10 @@ def _step_told_as_a_risk(clause: Clause) -> Clause:
         for m in clause.mentions))
 
 
+_ADDED_TO_RISK = re.compile(r",?\s+and\s+(?:she|he|they|you|the patient)(?:'s|\u2019s|\s+is|"
+                            r"\s+are|\s+has|\s+have)\s+(?:(?:a|an|at|in)\s+)?(?:(?:very|much|"
+                            r"really)\s+)?(?:(?:high|higher|increased|real|serious|significant|"
+                            r"major|substantial)\s+)?risk\b", re.IGNORECASE)
 _RISK_PREDICATE = re.compile(r"[^;:]{0,60}?(?:\b(?:is|are|would be|will be)\s+(?:a\s+)?"
                              r"(?:set-?up|recipe|risky|dangerous|unsafe|high-risk)\b|->\s*"
                              r"(?:increase|higher|more|greater)\b[^;:]{0,20}\brisk)",
@@ -1651,6 +1660,12 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 if m.action is not None and m.action.kind == "continue"
                 and m.action.text in ("keep", "leave") and _ON_HOLD.match(text, m.end)
                 else m for m in mentions]  # 'keep the aspirin on hold until ...': a hold
+    mentions = [dataclasses.replace(m, action=m.later[0], later=m.later[1:])
+                if m.action is not None and m.action.kind == "start" and m.later
+                and m.later[0].kind in ("decrease", "stop") and "corticosteroid" not in m.concepts
+                and not text[m.end:m.later[0].start].strip() else m
+                for m in mentions]  # 'start a slow clonazepam taper': what starts is a cut
+    # (a 'prednisone taper' is a course that starts high and comes down: a start)
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                 if m.action is not None and _PAST_COURSE.match(text, m.action.start) else m
                 for m in mentions]  # 'Ferrous sulfate continued for 3 years on the basis of'
@@ -2310,7 +2325,9 @@ _RESULT_BRANCH = re.compile(r"(?!.*\b(?:is|are|was|were|shows?|showed|has|had)\b
                             r"(?:consistent with|normal|abnormal|positive|negative|indeterminate|"
                             r"benign|suspicious|elevated|raised|low|high|suppressed|stable|"
                             r"unchanged|non-?diagnostic)\b[^.;:]{0,40}$", re.IGNORECASE)
-_ARROW_TRIGGER = re.compile(r"<|>|\b(?:if|when|falls?|drops?|rises?|exceeds?|develops?|persists?|"
+_ARROW_TRIGGER = re.compile(r"<|>|\b(?:(?:toxicity|warning|alarm|withdrawal|red[- ]flag)\s+"
+                            r"(?:symptoms?|signs?)|(?:symptoms?|signs?)\s+of|red[- ]flags?|"
+                            r"if|when|falls?|drops?|rises?|exceeds?|develops?|persists?|"
                             r"worsens?|fails?|relapses?|recurs?|recurrences?|returns?|uncontrolled|"
                             r"intoleran\w*|side effects?|no response|not improved|"
                             r"no (?:benefit|improvement|effect)|ineffective)\b",
@@ -3195,9 +3212,11 @@ _ALL_BEFORE = re.compile(r"\b(?:all|both|each)\s+(?:\w+\s+)?$", re.IGNORECASE)
 def _opens_aside(gap: str, rest: str) -> bool:
     """Whether a verb sits in a parenthesis opened after the concept, with other words: an
     aside of its own ('(next step; not started today)', '(ongoing opioid therapy)'); a
-    parenthesis that holds only the verb ('(excluded)') speaks of the concept."""
+    parenthesis that holds only the verb ('(excluded)') or opens with it ('(ordered, with a
+    BMP)') speaks of the concept."""
     return _in_aside(gap, len(gap)) and (
-        bool(re.search(r"\w", gap[gap.rfind("(") + 1:])) or not rest.lstrip().startswith(")"))
+        bool(re.search(r"\w", gap[gap.rfind("(") + 1:]))
+        or not rest.lstrip().startswith((")", ",", ";")))
 
 
 # ', held since admission, should be resumed': an aside between commas, then the sentence's

@@ -3075,3 +3075,60 @@ ASPIRIN_NOW = {"note_decision": {"concept": ["aspirin"], "action": ["resume"],
 def test_reader_reads_restarts_holds_results_sought_and_paragraph_subjects(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+MME_90 = {"note_value": {"concept": ["mme"], "value": 90, "tolerance": 1,
+                         "units": {"MME/day": 1, "MME": 1}}}
+NO_BENZO_START = {"note_never": {"concept": ["benzodiazepine"], "action": ["start", "increase"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a bare number right before its label, after other words, is that label's value
+    (MME_90, "Overdose risk is high on ninety MME with a benzodiazepine.", True),
+    (MME_90, "Overdose risk is high on sixty MME with a benzodiazepine.", False),
+    (MME_90, "Sixty milligrams of oxycodone or ninety morphine milligram equivalents a day.",
+     True),
+    # 'Add X ..., and she's at high risk': a sum of risk factors, not a plan to add X
+    (NO_BENZO_START, "Add clonazepam 0.5 mg BID, untreated sleep apnea and a recent fall, and "
+     "she's at high risk of a fatal overdose.", True),
+    (NO_BENZO_START, "Add clonazepam 0.5 mg BID for panic, and she is due for a BMP.", False),
+    # 'start a slow clonazepam taper': what starts is a cut
+    (NO_BENZO_START, "Later, ask psychiatry to start a slow clonazepam taper.", True),
+    (NO_BENZO_START, "Later, ask psychiatry to start clonazepam 0.5 mg at night.", False),
+])
+def test_reader_reads_a_value_before_its_label_risk_sums_and_started_tapers(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+NAPROXEN_STOP = {"note_decision": {"concept": ["naproxen"], "action": ["stop", "avoid"]}}
+LEVEL_ORDERED = {"note_decision": {"concept": ["lithium_level"], "action": ["order"]}}
+NO_LITHIUM_STOP = {"note_never": {"concept": ["lithium"], "action": ["stop"],
+                                  "allow_contingency": True}}
+INTERACTION_TABLE = ("| Drug | Started | Action |\n|---|---|---|\n"
+                     "| Naproxen 500 mg BID | 28/10/2026 (urgent care) | **{}**; acetaminophen "
+                     "up to 3 g/day for the knee |\n")
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a bold run-in line 'Label: plan' is the plan under its label, not a heading
+    (NAPROXEN_STOP, "**Recommendation: stop naproxen now.** Use acetaminophen for the knee.",
+     True),
+    (NAPROXEN_STOP, "**Recommendation: continue naproxen.** Use acetaminophen for the knee.",
+     False),
+    # a 'Started' column dates the drug; a verdict cell with no object acts on the row's drug
+    (NAPROXEN_STOP, INTERACTION_TABLE.format("Stop now"), True),
+    (NAPROXEN_STOP, INTERACTION_TABLE.format("Continue"), False),
+    # an aside that opens with its verb speaks of the test before it
+    (LEVEL_ORDERED, "Lithium not yet: I'm holding the refill until a 12-hour lithium level "
+     "(ordered, with a BMP) is back this week.", True),
+    (LEVEL_ORDERED, "Lithium not yet: I'm holding the refill until the lithium level (drawn in "
+     "July, with a BMP) is reviewed.", False),
+    # 'Toxicity symptoms (...) -> stop lithium' is a safety-net, not a stop
+    (NO_LITHIUM_STOP, "Toxicity symptoms (coarse tremor, vomiting, ataxia) -> stop lithium and "
+     "go to the ED.", True),
+    (NO_LITHIUM_STOP, "Lithium level 0.7 -> stop lithium and go to the ED.", False),
+])
+def test_reader_reads_bold_run_ins_table_verdicts_leading_asides_and_symptom_triggers(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
