@@ -313,6 +313,8 @@ def _read(text: str, today: date | None = None) -> Note:
             clause = _continue_subject(clause, clauses[-1])
             if index and units[index - 1][1] is line and _DEMONSTRATIVE.match(clause.text):
                 clause = _about_last_test(clause, clauses[_line_start(units, index):])
+        if clauses:
+            clause = _answer_acts_on_asked_drug(clause, clauses[-1], cues)
         clause = _under_negating_label(clause, clauses[_line_start(units, index)]
                                        if index and units[index - 1][1] is line else clause)
         if line.contingent and not _OPENS_WITH_IF.match(line.text):
@@ -357,6 +359,21 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
             if m.group in ("drug", "test") and (m.action is None or (
                 m.action.start <= 3 and not m.action.negated)) else m
             for m in clause.mentions))
+    forbidding = _FORBIDDING_LABEL.match(lead.text)
+    if forbidding and clause is not lead and not clause.text.lstrip().lower().startswith((
+            "no ", "not ", "do not", "don't", "never")):
+        # '**Do not:** give ceftriaxone (...); repeat Lyme serology (...)': the label's 'not'
+        # reaches the verb each item opens with ('repeat' is not to be done), and a bare item
+        # is a thing not to do
+        return dataclasses.replace(clause, mentions=tuple(
+            dataclasses.replace(m, action=dataclasses.replace(m.action, negated=True),
+                                deciding=True)
+            if m.group in ("drug", "test") and m.action is not None and (
+                m.action.start <= 3 and _LEADING_VERB.fullmatch(clause.text[:m.action.start]))
+            else dataclasses.replace(m, action=Action("avoid", forbidding.group(1).lower(), 0),
+                                     deciding=True)
+            if m.group in ("drug", "test") and m.action is None and m.start <= 3 else m
+            for m in clause.mentions))
     denied = frozenset().union(*(m.concepts for m in lead.mentions
                                  if m.end <= colon and m.negated and m.group == "finding"))
     if not denied:
@@ -382,6 +399,12 @@ _PROBLEM_NUMBER = re.compile(r"\W*#?\d+[.)]?\s*")
 _REFUSING_LABEL = re.compile(r"\W*((?:not|no|do not|don't)\s+"
                              r"(?:ordered|order|recommended|indicated|"
                              r"needed|started|given|prescribed|advised))\W*:", re.IGNORECASE)
+
+
+# A label whose 'not' governs the verb each item of its line opens with: 'Do not: give X;
+# repeat Y'.
+_FORBIDDING_LABEL = re.compile(r"\W*(?:please\s+)?(do not|don't|never)\s*:", re.IGNORECASE)
+_LEADING_VERB = re.compile(r"[\W\d]*(?:(?:and|or|also)\s+)?")
 
 
 _POINTS_BACK_STALE = re.compile(
@@ -537,6 +560,11 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
     """'Buprenorphine 4 mg SL now ... Day 2 onward: 16 mg once daily': a dose written with no
     drug, in the same section right after a drug was named, is that drug's; so is a plan verb
     after a semicolon ('Atorvastatin 20 mg - safe; may be paused for 6 weeks')."""
+    if previous and previous[-1].text.rstrip(" *_").endswith("?") and any(
+            m.group == "drug" for m in previous[-1].mentions) and not any(
+            m.group == "drug" for m in clause.mentions):
+        return clause  # an answer to a question about a drug: the question's drug, not one
+        # the plan named before it (_answer_acts_on_asked_drug)
     near = previous[-3:]
     doses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")
              and q.role in ("", "limit")]
@@ -727,6 +755,34 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
                     statuses=statuses - {CONDITIONAL},
                     action=None if no else Action("allow", answer.group(1).lower(), 0)))
     return dataclasses.replace(clause, mentions=(*inherited, *clause.mentions))
+
+
+def _answer_acts_on_asked_drug(clause: Clause, question: Clause,
+                               cues: list[tuple[int, str]]) -> Clause:
+    """'**What do we do with his amoxicillin?**' over 'Keep going - finish the 14-day course
+    at 500 mg TID': an answer that opens with a plan verb and no object of its own acts on the
+    one drug the question asked about."""
+    if not question.text.rstrip(" *_").endswith("?") or not clause.actions or any(
+            m.group in ("drug", "test") for m in clause.mentions):
+        return clause
+    asked = {m.concepts for m in question.mentions if m.group == "drug"}
+    action = clause.actions[0]
+    if len(asked) != 1 or not (_SUBJECTLESS.fullmatch(clause.text[:action.start])
+                               or _REFUSAL_LEAD.fullmatch(clause.text[:action.start])) or not (
+            _NO_OBJECT.match(clause.text, action.start + len(action.text))):
+        return clause
+    if any(category == NEGATED and at < action.start for at, category in cues):
+        action = dataclasses.replace(action, negated=True)  # 'Don't stop - ...'
+    status = frozenset({category for _, category in cues} & {
+        POSSIBLE, CONDITIONAL, TEMPORARY, ALTERNATIVE, LATER, HISTORICAL, COUNTERFACTUAL})
+    later = tuple(a for a in clause.actions[1:] if _NO_OBJECT.match(
+        clause.text, a.start + len(a.text)))
+    elided = Mention(next(iter(asked)), "", 0, 0, "drug", status, (), action, later,
+                     clause.quantities, False, _present(action))
+    return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
+
+
+_REFUSAL_LEAD = re.compile(r"\s*(?:please\s+)?(?:do not|don't|never)\s+", re.IGNORECASE)
 
 
 def _in_aside(text: str, at: int, start: int = 0) -> bool:
@@ -3119,6 +3175,11 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
                 "a", "an", "the", "also", "as") or starts_concept[i]) or words[i:i + 3] == [
                 "as", "well", "as"]:
             blocked = False  # 'an EGD with biopsies and a colonoscopy', '... and sertraline'
+        elif word == "with" and i and words[i - 1] in _COMPANION and (
+                starts_concept[i] or i + 1 < len(words) and words[i + 1] in ("a", "an", "the")
+        ) and verb.label_.startswith(_GIVING):
+            blocked = False  # 'I have prescribed atovaquone ..., together with azithromycin':
+            # a second drug given with the first (not 'avoid calcium together with X', timing)
         elif word in _PREPOSITIONS and not (
                 word == "of" and (words[i - 1] if i else verb[-1].lower_) in _OF_HEADS
                 or word in ("to", "from", "with", "on") and moving
@@ -3138,6 +3199,8 @@ def _governs(verb: Any, span: Any, spans: list[Any]) -> bool:
         len(gap) <= 16 and bool(_ENDS_WITH_JOINER.search(text)))
 
 
+_COMPANION = frozenset({"together", "along", "combination", "combined", "alongside"})
+_GIVING = ("start", "resume", "continue", "endorse", "order")
 _PRONOUN_OBJECT = re.compile(r"^(?:it|them|those|these|(?:both|all|either|each|neither) of "
                              r"(?:them|those|these))\s*(?:,|;|$)")
 _SWITCH_OBJECT = re.compile(r"^\s*(?:(?:over\s+|across\s+)?to|with|by|for|onto)\b"
@@ -3161,7 +3224,8 @@ _MOVING_VERB = re.compile(r"^(?:switch|chang|convert|transition|mov|refer|resum|
                           r"increas|decreas|reduc|titrat|adjust|rais|lower|"
                           r"go|escalat|step)\w*$")
 # '... colonoscopy in the same session, as well as tTG-IgA': a list goes on after an aside.
-_ENDS_WITH_JOINER = re.compile(r"(?:,\s*and|,\s*plus|as well as|\band also|,)\s*(?:an?|the)?\s*$",
+_ENDS_WITH_JOINER = re.compile(r"(?:,\s*and|,\s*plus|as well as|\band also|,|(?:together|along|"
+                               r"in combination|combined)\s+with)\s*(?:an?|the)?\s*$",
                                re.IGNORECASE)
 _PREPOSITIONS = frozenset({"during", "with", "for", "of", "on", "in", "after", "before", "until",
                            "while", "than", "at", "by", "about", "within", "without",

@@ -3132,3 +3132,44 @@ INTERACTION_TABLE = ("| Drug | Started | Action |\n|---|---|---|\n"
 def test_reader_reads_bold_run_ins_table_verdicts_leading_asides_and_symptom_triggers(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+EZETIMIBE_STARTED = {"note_decision": {"concept": ["ezetimibe"], "action": ["start"]}}
+LEVOTHYROXINE_NOT_AVOIDED = {"note_never": {"concept": ["levothyroxine"],
+                                            "action": ["avoid", "stop"]}}
+NO_REPEAT_COLONOSCOPY = {"note_never": {"concept": ["colonoscopy"],
+                                        "action": ["order", "endorse", "allow", "implicit"]}}
+AMOXICILLIN_CONTINUED = {"note_decision": {"concept": ["amoxicillin"], "action": ["continue"],
+                                           "strict": True}}
+TSAT_15 = {"note_value": {"concept": ["tsat"], "value": 15, "tolerance": 0.5}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # 'I have prescribed X ..., together with Y': the verb reaches the second drug
+    (EZETIMIBE_STARTED, "I have prescribed atorvastatin 40 mg by mouth at night, taken with "
+     "water, together with ezetimibe 10 mg by mouth daily, both for 12 weeks.", True),
+    (EZETIMIBE_STARTED, "I have prescribed atorvastatin 40 mg by mouth at night, together with "
+     "a low-fat diet; ezetimibe could be considered later.", False),
+    # ... but 'avoid X together with Y' is about timing: Y is not avoided
+    (LEVOTHYROXINE_NOT_AVOIDED, "Continue levothyroxine 100 mcg daily. Avoid taking calcium "
+     "carbonate together with levothyroxine.", True),
+    # 'Do not:' over items that each open with a verb: every item is not to be done
+    (NO_REPEAT_COLONOSCOPY, "**Do not:** start aspirin (bleeding risk); repeat colonoscopy "
+     "(done in 2025); add iron.", True),
+    (NO_REPEAT_COLONOSCOPY, "Do not start aspirin (bleeding risk); repeat colonoscopy in 3 "
+     "years.", False),
+    (AMOXICILLIN_CONTINUED, "Do not: add a second antibiotic; stop amoxicillin.", True),
+    # an answer that opens with a verb and no object acts on the drug the question asked
+    # about, not on the drug the plan named before the question
+    (AMOXICILLIN_CONTINUED, "**What treatment does he need?**\n- Azithromycin 500 mg daily\n\n"
+     "**What do we do with his amoxicillin?**\nKeep going - finish the 14-day course at 500 mg "
+     "TID.", True),
+    (AMOXICILLIN_CONTINUED, "**What treatment does he need?**\n- Azithromycin 500 mg daily\n\n"
+     "**What do we do with his amoxicillin?**\nStop - the rash has faded.", False),
+    # 'SpO2 97%' is the saturation's value, not the value of the test named before it
+    (TSAT_15, "TSAT 15%, ferritin 12. TSAT <20%, SpO2 97%, so iron deficient.", True),
+    (TSAT_15, "TSAT 25%, ferritin 12. SpO2 97%.", False),
+])
+def test_reader_tick_borne_together_with_do_not_label_answer_and_spo2(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

@@ -97,6 +97,13 @@ Plan: doxy 100 mg PO BID x 10 d. Stop amoxicillin. No ceftriaxone. No repeat Lym
            "hours for 10 days. Start azithromycin 500 mg then 250 mg daily for 10 days. Continue "
            "amoxicillin for the remaining 2 days of the 14-day course. No ceftriaxone. No repeat "
            "Lyme serology."),
+    # 'Parasitemia <4%, SpO2 98%' (the 98 is the saturation's), 'Do not:' over its items, a
+    # problem line 'A / B - excluded'
+    (None, """#1 Babesiosis, parasitemia 2.4%. Parasitemia <4%, SpO2 98% -> outpatient.
+- Start atovaquone 750 mg every 12 hours and azithromycin 500 mg then 250 mg daily for 10 days.
+#2 Lyme disease - continue amoxicillin to finish the 14-day course.
+Do not: give ceftriaxone (no neurologic Lyme); repeat Lyme serology (not a test of cure).
+#3 Anaplasmosis / ehrlichiosis - excluded (PCRs not detected)."""),
     (BOTH, "Both babesiosis (parasitemia 1.7%) and anaplasmosis. Start doxycycline 100 mg BID for "
            "10 days. Start atovaquone 750 mg BID. Start azithromycin 500 mg then 250 mg daily. "
            "Stop amoxicillin. No repeat Lyme serology."),
