@@ -204,10 +204,14 @@ _SPOKEN_UNIT = {"gram": "g", "grams": "g", "milligram": "mg", "milligrams": "mg"
                 "nanomole": "nmol", "nanomoles": "nmol", "picomole": "pmol", "picomoles": "pmol",
                 "milliequivalent": "mEq", "milliequivalents": "mEq",
                 "milli-international units": "mIU", "milliinternational units": "mIU",
-                "international units": "IU"}
+                "international units": "IU",
+                # '168 pg per mL': a written unit with its 'per' said in words
+                "pg": "pg", "ng": "ng", "mmol": "mmol", "umol": "umol", "nmol": "nmol",
+                "pmol": "pmol", "meq": "mEq"}
 _SPOKEN_PER = {"deciliter": "dL", "decilitre": "dL", "liter": "L", "litre": "L",
                "milliliter": "mL", "millilitre": "mL", "minute": "min", "kilogram": "kg",
-               "gram": "g", "day": "day"}  # 'twenty-four micrograms per gram' of stool
+               "gram": "g", "day": "day",  # 'twenty-four micrograms per gram' of stool
+               "ml": "mL", "dl": "dL"}
 # 'nine point two grams per deciliter', 'nineteen mls a minute': a unit said in words.
 _SPOKEN_RATE = re.compile(rf"\b({'|'.join(_SPOKEN_UNIT)}) (?:per|a|an) ({'|'.join(_SPOKEN_PER)})\b",
                           re.IGNORECASE)

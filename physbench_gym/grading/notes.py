@@ -271,7 +271,7 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
                     clause, mention, args, unit, factors) if _computes(clause, mention) else [])]
             for quantity in values:
                 reading = args.reading(quantity, unit, factors)
-                if reading is None:
+                if reading is None or _threshold_label(clause, mention, quantity):
                     continue
                 if quantity.role == "dimensions":  # '4.6 x 4.4 cm': the size, unless the
                     stated = stated or args.accepts(reading) and not any(  # clause gives
@@ -361,6 +361,18 @@ def _period_hours(clause: Clause, quantity: Quantity) -> float | None:
 
 # 'urine sodium-to-serum sodium ratio 0.5': a measure derived from the test.
 _DERIVED = re.compile(r"\s*(?:ratio|index|gradient|difference|slope)\b", re.IGNORECASE)
+# 'fine above CrCl 30', 'avoided below a CrCl of 30': a cut-off named with its measure, no value
+_ABOVE_LABEL = re.compile(r"\b(?:above|below|under|over|beneath|exceeding)\s+(?:an?\s+|the\s+)?$",
+                          re.IGNORECASE)
+_LABEL_TO_CUTOFF = re.compile(r"\s*(?:of\s+)?", re.IGNORECASE)
+
+
+def _threshold_label(clause: Clause, mention: Mention, quantity: Quantity) -> bool:
+    """Whether the number right after a label is a cut-off because a comparison word stands
+    before the label ('fine above CrCl 30'): a rule's threshold, not the patient's value."""
+    return quantity.start >= mention.end and bool(
+        _ABOVE_LABEL.search(clause.text, 0, mention.start)) and bool(
+        _LABEL_TO_CUTOFF.fullmatch(clause.text, mention.end, quantity.start))
 
 
 def _rounds_to(clause: Clause, quantity: Quantity, reading: tuple[float, float],
@@ -490,6 +502,9 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
     unit_of = [q for q in clause.quantities if q.start < mention.start and mention.end <= q.end]
     if unit_of:
         return unit_of  # '28 HU': the label is the value's unit
+    result = _result_past_inputs(clause, mention)
+    if result is not None:
+        return [result]  # 'CrCl (C-G, 88 kg, age 67, Cr 1.9) ~ 47 mL/min'
     own = _segment(clause, mention)
     own = tuple(q for q in own if q is own[0] or not ASIDE_LABEL.search(
         clause.text, own[0].end, q.start))  # 'PSA < 10 (not very low risk: 3 cores)'
@@ -511,6 +526,25 @@ def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
 
 
 _STATED_THEN_PARTS = re.compile(r"\s*(?:=|:|is|of)\s*")
+# 'CrCl (C-G, 88 kg, age 67, Cr 1.9) ~ 47 mL/min': the inputs in an aside right after the
+# label, then the result; not '(54 x 50) / ...', a formula that goes on.
+_INPUTS_THEN_RESULT = re.compile(r"\s*\([^()]*\d[^()]*\)\s*(?:=|:|is|of|->)?\s*(?:about\s+|"
+                                 r"approximately\s+|approx\.?\s+|roughly\s+|~\s*)?",
+                                 re.IGNORECASE)
+_GOES_ON = re.compile(r"\s*(?:[x*/+]|times\b|divided\b|plus\b|minus\b)", re.IGNORECASE)
+
+
+def _result_past_inputs(clause: Clause, mention: Mention) -> Quantity | None:
+    """The value written right after an aside that lists a measure's inputs ('CrCl (C-G, 88 kg,
+    age 67, Cr 1.9) ~ 47 mL/min'): the result, not the inputs nor what follows it."""
+    inputs = _INPUTS_THEN_RESULT.match(clause.text, mention.end)
+    if inputs is None:
+        return None
+    result = next((q for q in clause.quantities if q.start == inputs.end()), None)
+    if result is None or result.comparator or result.high is not None or result.role not in (
+            "", "approximate") or _GOES_ON.match(clause.text, result.end):
+        return None
+    return result
 _ITS_PARTS = re.compile(r"\s*\([^()]*(?:->|=|\+)[^()]*\)")
 # 'AAA 4.6 cm, 2.5 cm below the renals'; a score's breakdown: 'CHA2DS2-VASc 4, 2 for age'
 _PLACED = re.compile(r"\s+(?:below|above|beyond|distal to|proximal to|from the|"
@@ -537,7 +571,8 @@ def _bare_list(clause: Clause, mention: Mention) -> bool:
     between them: a list (or a stuffed answer), not a stated result."""
     own = _segment(clause, mention)
     if not own or _computes(clause, mention) or _FORMULA.search(clause.text, mention.end,
-                                                                 own[-1].end):
+                                                                 own[-1].end) or (
+            _result_past_inputs(clause, mention)):
         return False  # 'FIB-4 = 54 x 48 / (122 x sqrt 50) = 1.89'
     plain = [q for q in own
              if q.role in ("", "approximate") and not q.comparator and q.high is None]
@@ -555,6 +590,9 @@ def _bare_list(clause: Clause, mention: Mention) -> bool:
 def _first_stated(clause: Clause, mention: Mention) -> Quantity | None:
     """The value written first after a label: the one a reader takes as its value (a result
     written after '=' wins: 'FIB-4 (age 54, AST 50 ...) = 1.89')."""
+    result = _result_past_inputs(clause, mention)
+    if result is not None:
+        return result
     candidates = [q for q in _segment(clause, mention)
                   if q.role in ("", "approximate") and not q.comparator and q.high is None]
     if _computes(clause, mention):

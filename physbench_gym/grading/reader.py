@@ -1955,8 +1955,12 @@ _CRITERIA_NOT_MET = re.compile(
     r"\b(?:does\s+not|doesn't|do\s+not|don't|not|never)\s+(?:meet|meets|fulfil|fulfill|fulfils|"
     r"fulfills|satisfy|satisfies)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}criteria\s+(?:for|of)\s+"
     r"(?:an?\s+)?$", re.IGNORECASE)
-# 'this is not kidney (glomerular) bleeding': a gloss in parentheses shares the negation.
-_NEGATED_GLOSS = re.compile(r"\b(?:not|no)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}\($", re.IGNORECASE)
+# 'this is not kidney (glomerular) bleeding': a gloss in parentheses shares the negation; not
+# 'EMG: not now (typical DSP)' or 'not needed (no red flags)', where the aside gives the reason.
+_NEGATED_GLOSS = re.compile(r"\b(?:not|no)\s+(?:an?\s+)?(?:(?!(?:now|yet|today|currently|needed|"
+                            r"necessary|indicated|required|recommended|warranted|advised|useful|"
+                            r"helpful|routinely|ever|at\s+this)\b)[\w-]+\s+){0,2}\($",
+                            re.IGNORECASE)
 # What a cause does not produce is denied of the cause, not of the patient.
 _NOT_CAUSED = re.compile(
     r"\b(?:does|do|did|would|will|can|could)\s*(?:not|n't)\s+(?:cause|explain|produce|lead\s+to|"

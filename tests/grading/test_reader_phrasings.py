@@ -3173,3 +3173,29 @@ TSAT_15 = {"note_value": {"concept": ["tsat"], "value": 15, "tolerance": 0.5}}
 def test_reader_tick_borne_together_with_do_not_label_answer_and_spo2(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+CRCL_38_48 = {"note_value": {"concept": ["crcl"], "min": 38, "max": 48, "unit": "mL/min"}}
+FERRITIN_12 = {"note_value": {"concept": ["ferritin"], "value": 12, "tolerance": 0.5}}
+IDA = {"note_finding": {"concept": ["iron_deficiency_anemia"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a measure's inputs in an aside right after its label, then the result
+    (CRCL_38_48, "CrCl (C-G, 88 kg, age 67, Cr 1.9) ~ 47 mL/min (~39 with IBW 73 kg).", True),
+    (CRCL_38_48, "CrCl (C-G, 88 kg, age 67, Cr 1.9) ~ 62 mL/min.", False),
+    # 'above CrCl 30', 'below a CrCl of 30': a rule's cut-off, not the patient's value
+    (CRCL_38_48, "CrCl ~47 mL/min. Duloxetine 30 mg daily (fine above CrCl 30).", True),
+    (CRCL_38_48, "CrCl ~47 mL/min. Duloxetine should be avoided below a CrCl of 30.", True),
+    (CRCL_38_48, "CrCl ~47 mL/min. Duloxetine is fine as his CrCl is 30.", False),
+    # a unit written short with its 'per' said in words ('12 ng per mL')
+    (FERRITIN_12, "The ferritin this month is 12 ng per mL, that is low.", True),
+    (FERRITIN_12, "The ferritin this month is 21 ng per mL, that is low.", False),
+    # 'not now (reason)', 'not needed (reason)': the aside gives the reason, no negated gloss
+    (IDA, "Colonoscopy: not now (iron deficiency anemia).", True),
+    (IDA, "Bone marrow biopsy - not needed (iron deficiency anemia).", True),
+    (IDA, "This is not true (iron deficiency anemia).", False),
+])
+def test_reader_pnwu_inputs_aside_cutoff_label_spoken_per_and_reason_asides(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
