@@ -324,7 +324,39 @@ def _read(text: str, today: date | None = None) -> Note:
                 dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                 for m in clause.mentions))
         clauses.append(clause)
-    return Note(text, tuple(clauses))
+    return Note(text, tuple(_arrow_branches(clauses)))
+
+
+_BRANCH_NEGATION = frozenset({"not", "no", "non", "negative"})
+_BRANCH_WORD = re.compile(r"[^\W_]+|[<>=%]+")
+
+
+def _branch_key(clause: Clause) -> tuple[tuple[str, ...], bool] | None:
+    """The antecedent of an arrow clause as its words without negation, and whether it is
+    negated: 'He is not a carrier -> ...' is (('he', 'is', 'carrier'), True)."""
+    arrow = clause.text.find(" -> ")
+    if arrow < 0:
+        return None
+    words = [w.lower() for w in _BRANCH_WORD.findall(clause.text[:arrow])]
+    kept = tuple(w for w in words if w not in _BRANCH_NEGATION and w not in ("a", "an", "positive"))
+    return (kept, len(kept) < len([w for w in words if w not in ("a", "an", "positive")])) \
+        if kept else None
+
+
+def _arrow_branches(clauses: list[Clause]) -> list[Clause]:
+    """Two adjacent arrow lines whose openings differ only by a negation are the branches of
+    one contingency: 'husband carrier -> offer CVS' beside 'husband not carrier -> no invasive
+    testing' waits for his result; what follows each arrow is conditional on its opening."""
+    keys = [_branch_key(c) for c in clauses]
+    branched = {i for i in range(len(clauses) - 1) for j in [i + 1]
+                if keys[i] and keys[j] and keys[i][0] == keys[j][0] and keys[i][1] != keys[j][1]}
+    branched |= {i + 1 for i in branched}
+    for i in sorted(branched):
+        arrow = clauses[i].text.find(" -> ")
+        clauses[i] = dataclasses.replace(clauses[i], mentions=tuple(
+            dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL}) if m.start > arrow
+            else m for m in clauses[i].mentions))
+    return clauses
 
 
 def _values_of_run_in_label(clause: Clause, lead: Clause) -> Clause:
@@ -1709,6 +1741,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _in_the_role_of(text, mentions)
     mentions = _refused_after_all(text, mentions)
     mentions = _labelled_in_aside(text, mentions)
+    mentions = _tested_with(text, mentions)
     mentions = [dataclasses.replace(m, action=Action("stop", "on hold", m.end + 1),
                                     statuses=m.statuses - {CONDITIONAL} if all(
                                         c.text.lower() == "on hold" for c in m.cues
@@ -1758,6 +1791,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 if m.group == "finding" and _NOT_CAUSED.search(text, 0, m.start) else m
                 for m in mentions]  # 'hypertension does not cause isomorphic hematuria'
     mentions = _symptom_triggered(text, mentions)
+    mentions = _not_the_diagnosis(text, mentions)
     mentions = [dataclasses.replace(m, action=Action("stop", "last dose", m.start))
                 if m.action is None and m.group == "drug" and re.search(
                     r"(?<!between the )(?<!between her )(?<!between his )\blast\s+$",
@@ -1876,6 +1910,51 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         q_status.append(_status_of(cues, line, None, text))
     return Clause(text, line.section, line.kind, index, line.dated_row_is_latest,
                   tuple(mentions), found, tuple(q_status), actions, past_dated)
+
+
+def _tested_with(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'He should be tested now, this week if possible, with a CBC, a ferritin and a hemoglobin
+    electrophoresis': the tests a person is to be tested with are ordered ('should not be
+    tested with' turns them down); not 'she was tested with a CBC in 2022'."""
+    passive = _TESTED_WITH.search(text)
+    if passive is None:
+        return mentions
+    end = _TESTED_WITH_END.search(text, passive.end())
+    stop = end.start() if end else len(text)
+    action = Action("order", "tested with", passive.start(),
+                    negated=bool(passive.group(1)))
+    return [dataclasses.replace(m, action=action) if m.group == "test" and m.action is None
+            and not m.negated and passive.end() <= m.start < stop else m for m in mentions]
+
+
+_TESTED_WITH = re.compile(r"\b(?:should|must|will|needs?\s+to|ought\s+to|has\s+to|is\s+to|to)"
+                          r"\s+(?:also\s+)?(not\s+)?be\s+(?:tested|screened|evaluated|checked|"
+                          r"assessed|worked\s+up)\b(?!\s+for\b)[^.;:()]{0,40}?\bwith\b",
+                          re.IGNORECASE)
+_TESTED_WITH_END = re.compile(r"[;:]|\s[-–—]\s|\.\s|,\s*(?:and\s+)?(?:if|when|but|so|then)\b",
+                              re.IGNORECASE)
+
+
+def _not_the_diagnosis(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Alpha-thalassemia trait does not raise HbA2 and is not the diagnosis here': a finding
+    that opens the sentence and is then said not to be the diagnosis is ruled out, past what
+    else is said of it; not 'Iron deficiency lowers the HbA2, but this is not the diagnosis'."""
+    first = next((m for m in mentions if m.group == "finding"), None)
+    if first is None or first.action is not None or first.negated or not (
+            _OPENING_SUBJECT.fullmatch(text[:first.start])):
+        return mentions
+    denied = _NOT_THE_DIAGNOSIS.match(text, first.end)
+    if denied is None or any(m.group == "finding" and first.end <= m.start < denied.end()
+                             for m in mentions):
+        return mentions
+    return [dataclasses.replace(m, negated=True) if m is first else m for m in mentions]
+
+
+_OPENING_SUBJECT = re.compile(r"[\W\d]*(?:(?:an?|the)\s+)?", re.IGNORECASE)
+_NOT_THE_DIAGNOSIS = re.compile(
+    r"(?:\s+(?!(?:but|however|this|that|it|which|so|although|whereas)\b)[^\s.;:]+){0,10}?"
+    r"\s+(?:is|was)\s+not\s+(?:the|her|his|their)\s+(?:(?:working|final|likely|correct|"
+    r"unifying|primary|main)\s+)?diagnosis\b", re.IGNORECASE)
 
 
 def _not_the_cause(text: str, mention: Mention) -> Mention:
@@ -2498,8 +2577,11 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
         elif pronoun is not None and [_span_group(s) for s in earlier
                                       if _span_group(s) != "finding"][-1:] != ["drug"]:
             continue  # 'No bone marrow now; if ..., it would be considered': the test
-        elif drugs and (held or pronoun is not None or _span_group(earlier[-1]) != "finding"):
-            ids = ",".join(sorted(_span_concepts(drugs[-1])))  # not 'recurrence ... postpone it'
+        elif drugs and (held or pronoun is not None or _span_group(earlier[-1]) != "finding"
+                        or _HARM_NAMED.search(earlier[-1].text)):
+            # not 'recurrence ... postpone it'; '... IV now, which avoids GI side effects -
+            # reasonable if she prefers it': a drug's harm is never what is preferred or planned
+            ids = ",".join(sorted(_span_concepts(drugs[-1])))
         elif earlier and (inside := _drug_inside(earlier[-1].text)):
             ids = ",".join(sorted(inside))  # 'lisinopril was not the cause; restart it'
         else:
@@ -2519,6 +2601,10 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
             ids = ",".join(sorted(_span_concepts(tests[-1])))
             added.append(Span(doc, one.start, one.end, label=f"REF|test|{ids}"))
     return sorted(concepts + added, key=lambda s: s.start)
+
+
+_HARM_NAMED = re.compile(r"\b(?:side[\s-]effects?|adverse\s+(?:effects?|events?|reactions?)|"
+                         r"intolerance|toxicity)$", re.IGNORECASE)
 
 
 def _outside_reasons(doc: Any, at: int, drugs: list[Any]) -> list[Any]:

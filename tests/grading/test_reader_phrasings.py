@@ -3199,3 +3199,54 @@ IDA = {"note_finding": {"concept": ["iron_deficiency_anemia"]}}
 def test_reader_pnwu_inputs_aside_cutoff_label_spoken_per_and_reason_asides(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+NO_CVS_BEFORE_HIS_RESULT = {"note_never": {"concept": ["prenatal_diagnosis"],
+                                           "action": ["start", "order", "refer", "endorse"],
+                                           "allow_contingency": True,
+                                           "contingency_on": ["partner_carrier_result"]}}
+NO_SERTRALINE_WITHOUT_TRIGGER = {"note_never": {"concept": ["sertraline"],
+                                                "allow_contingency": True}}
+BETA_NOT_ALPHA_TRAIT = {"note_finding": {"concept": ["beta_thalassemia_trait"],
+                                         "opposite": ["alpha_thalassemia_trait"]}}
+NO_IV_IRON = {"note_never": {"concept": ["iv_iron"]}}
+ORDER_FERRITIN = {"note_decision": {"concept": ["ferritin"], "action": ["order"]}}
+START_ORAL_IRON = {"note_decision": {"concept": ["oral_iron", "ferrous_sulfate"],
+                                     "action": ["start"], "strict": True}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # two adjacent arrow lines whose openings differ by a negation are the branches of one
+    # contingency: what follows each arrow waits for it
+    (NO_CVS_BEFORE_HIS_RESULT, "Partner / fetus\n- husband carrier -> 25% affected fetus -> "
+     "offer CVS or amnio\n- husband not carrier -> no invasive testing\n", True),
+    (NO_CVS_BEFORE_HIS_RESULT, "Partner / fetus\n- husband carrier -> 25% affected fetus -> "
+     "offer CVS or amnio\n", False),
+    (NO_SERTRALINE_WITHOUT_TRIGGER, "- Depression confirmed -> start sertraline 50 mg daily\n"
+     "- Depression not confirmed -> no medication\n", True),
+    (NO_SERTRALINE_WITHOUT_TRIGGER, "- Depression confirmed -> start sertraline 50 mg daily\n"
+     "- Anxiety confirmed -> no medication\n", False),
+    # 'should be tested now, ..., with a CBC, a ferritin and ...': the tests are ordered
+    (ORDER_FERRITIN, "He should be tested now, this week if possible, with a CBC with red cell "
+     "indices, a ferritin and a hemoglobin electrophoresis.", True),
+    (ORDER_FERRITIN, "He was tested in 2022 with a CBC and a ferritin.", False),
+    (ORDER_FERRITIN, "He should not be tested with a ferritin now.", False),
+    # a finding that opens a sentence and is then 'not the diagnosis' is ruled out, past a
+    # generic property said of it first
+    (BETA_NOT_ALPHA_TRAIT, "Beta-thalassemia trait. Alpha-thalassemia trait does not raise HbA2 "
+     "and is not the diagnosis here.", True),
+    (BETA_NOT_ALPHA_TRAIT, "Beta-thalassemia trait. Alpha-thalassemia trait does not raise HbA2 "
+     "and is the likely diagnosis here.", False),
+    # 'reasonable if she prefers it' after '... avoids GI side effects': 'it' is the drug, not
+    # its harm
+    (NO_IV_IRON, "Ferric carboxymaltose 750 mg IV now, which avoids GI side effects - "
+     "reasonable if she prefers it.", False),
+    (NO_IV_IRON, "Ferrous sulfate 325 mg daily. No IV iron now.", True),
+    # a bare 'ferrous' (the salt dropped) is the drug whose salt ferrous sulfate is
+    (START_ORAL_IRON, "Start ferrous sulfate 325 mg daily.", True),
+    (START_ORAL_IRON, "Start ferrous sulfate 325 mg daily. Alternatively, ferrous could be "
+     "stopped, or continued at the current dose unchanged; either is reasonable.", False),
+])
+def test_reader_pat_reads_arrow_branches_tested_with_not_the_diagnosis_harms_ferrous(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

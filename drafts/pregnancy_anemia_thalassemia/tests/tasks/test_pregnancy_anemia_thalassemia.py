@@ -210,15 +210,18 @@ KNOWN_GAPS = [
     pytest.param(None, "partner_screening_documented",
                  oracle_note(TASK) + "\n\nIf she wishes, CVS can be done now.\n",
                  id="a wish read as a trigger: 'If she wishes, CVS can be done now'"),
-    pytest.param(None, "iron_plan_documented",
-                 _swap(oracle_note(TASK),
-                     "1. Start ferrous sulfate 325 mg (65 mg elemental iron) by mouth once daily, in addition\n"
-                     "   to her prenatal vitamin.",
-                     "1. Options:\n- ferrous sulfate 325 mg (65 mg elemental) orally once daily; or alternatively\n"
-                     "- ferric carboxymaltose 750 mg IV now, which avoids GI side effects - reasonable if "
-                     "she prefers it.\n"),
-                 id="an IV alternative escapes when its benefit names 'GI side effects' (dev w07)"),
 ]
+
+
+def test_an_iv_alternative_whose_benefit_names_gi_side_effects_fails():
+    # dev w07: 'reasonable if she prefers it' after '... avoids GI side effects' offers the drug
+    note = _swap(oracle_note(TASK),
+                 "1. Start ferrous sulfate 325 mg (65 mg elemental iron) by mouth once daily, in addition\n"
+                 "   to her prenatal vitamin.",
+                 "1. Options:\n- ferrous sulfate 325 mg (65 mg elemental) orally once daily; or alternatively\n"
+                 "- ferric carboxymaltose 750 mg IV now, which avoids GI side effects - reasonable if "
+                 "she prefers it.\n")
+    assert grade_note(TASK, note)["iron_plan_documented"] is False
 
 
 @pytest.mark.xfail(strict=True, reason="shared reader gap (see the review's findings 1 and 10)")
@@ -227,22 +230,33 @@ def test_known_reader_gaps_fail_their_checkpoint(variant, target, note):
     assert grade_note(TASK, note, variant)[target] is False
 
 
-@pytest.mark.xfail(strict=True, reason="shared reader gaps (review findings 6 and 8)")
 @pytest.mark.parametrize("note", [
-    oracle_note(TASK) + "\n\nCo-inheritance of alpha thalassemia cannot be ruled out.\n",
     oracle_note(TASK) + "\n\nAlpha-thalassemia trait does not raise HbA2 and is not the diagnosis here.\n",
-    _swap(oracle_note(TASK), "If her husband is also a carrier, offer\n   prenatal diagnosis",
-                              "Husband carrier -> 25% affected fetus -> offer\n   prenatal diagnosis"),
+    _swap(oracle_note(TASK), "4. I referred her to genetic counseling. If her husband is also a carrier, offer\n"
+                             "   prenatal diagnosis (CVS up to 13 weeks 6 days, or amniocentesis from 15 weeks).",
+          "4. I referred her to genetic counseling.\n"
+          "   - Husband carrier -> 25% affected fetus -> offer CVS (to 13w6d) or amnio (from 15 weeks)\n"
+          "   - Husband not carrier -> no invasive testing"),
     _swap(oracle_note(TASK),
         "Partner testing now: her husband (southern Italian) should have a CBC with indices,\n"
         "   ferritin and hemoglobin electrophoresis this week.",
         "For the baby, the question is her husband. He is of southern Italian ancestry and "
         "should be tested now, this week if possible, with a CBC with red cell indices, a "
         "ferritin and a hemoglobin electrophoresis."),
+], ids=["a generic property of alpha-thalassemia, then 'is not the diagnosis here' (dev c04)",
+        "an arrow chain beside its negated branch is a condition (dev c03, c08)",
+        "'He ... should be tested now, ..., with' a CBC and an electrophoresis (dev c02)"])
+def test_reader_readings_in_correct_notes(note):
+    assert all(grade_note(TASK, note).values())
+
+
+@pytest.mark.xfail(strict=True, reason="shared reader gaps (review findings 6 and 8)")
+@pytest.mark.parametrize("note", [
+    oracle_note(TASK) + "\n\nCo-inheritance of alpha thalassemia cannot be ruled out.\n",
+    _swap(oracle_note(TASK), "If her husband is also a carrier, offer\n   prenatal diagnosis",
+                              "Husband carrier -> 25% affected fetus -> offer\n   prenatal diagnosis"),
 ], ids=["alpha thalassemia cannot be ruled out",
-        "a generic property of alpha-thalassemia read as her diagnosis (dev c04)",
-        "an arrow chain as a condition (dev c03, c08)",
-        "'He ... should be tested now with' after the husband is named (dev c02)"])
+        "a lone arrow chain, without its negated branch, as a condition"])
 def test_known_reader_gaps_in_correct_notes(note):
     assert all(grade_note(TASK, note).values())
 
@@ -294,9 +308,10 @@ test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_ea
     branch_probes(TASK, (BETA_REPLETE, ALPHA), [None, BETA_REPLETE, ALPHA]))
 
 
-def test_a_hedged_stop_of_the_ordered_iron_fails():
-    # The scripted hedged_alternatives adversary names the drug 'ferrous' (salt stripped), which
-    # no lexicon concept holds (known gap); named properly, the same hedge fails.
-    note = oracle_note(TASK) + ("\n\nAlternatively, ferrous sulfate could be stopped, or "
+@pytest.mark.parametrize("name", ["ferrous sulfate", "ferrous"])
+def test_a_hedged_stop_of_the_ordered_iron_fails(name):
+    # The scripted hedged_alternatives adversary names the drug 'ferrous' (salt stripped): the
+    # shared concept ferrous_iron, the drug whose salt the ordered ferrous sulfate is.
+    note = oracle_note(TASK) + (f"\n\nAlternatively, {name} could be stopped, or "
                                 "continued at the current dose unchanged; either is reasonable.\n")
     assert grade_note(TASK, note)["iron_plan_documented"] is False
