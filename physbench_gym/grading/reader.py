@@ -1286,7 +1286,9 @@ def _concept_spans(pipeline: _Pipeline, doc: Any) -> list[Any]:
     spans = _across_an_aside(doc, spans)
     spans = _new_across_descriptors(doc, spans)
     starts = {span.start for span in spans}
+    drug_ends = {span.end for span in spans if _group(span.text) == "drug"}
     return [span for span in spans if not _verb_before_object(doc, span, starts)
+            and not _participle_of_a_dose(doc, span, drug_ends)
             and not _dose_size(doc, span) and not (  # 'plt 75K': thousands, not potassium
                 span.text == "K" and span.start and doc[span.start - 1].like_num
                 and not doc[span.start - 1].whitespace_)]
@@ -1423,6 +1425,24 @@ def _verb_before_object(doc: Any, span: Any, starts: set[int]) -> bool:
         before -= 1  # 'I have also increased her hydrocortisone'
     return after in starts and before >= 0 and doc[before].lower_ in (
         "have", "has", "had", "i", "we", "was", "were", "been", "is", "are")
+
+
+def _participle_of_a_dose(doc: Any, span: Any, drug_ends: set[int]) -> bool:
+    """'Lithium (dose) may be increased to 900 mg a day': a participle after a drug and before
+    'to/by <number>' changes the dose; it names no finding ('LDL increased to 190')."""
+    if len(span) != 1 or span[0].lower_ not in _CHANGE_PARTICIPLES:
+        return False
+    before = span.start - 1
+    while before >= 0 and doc[before].lower_ in _DOSE_PASSIVE:
+        before -= 1
+    after = span.end
+    return before + 1 in drug_ends and after + 1 < len(doc) and doc[after].lower_ in (
+        "to", "by") and doc[after + 1].like_num
+
+
+_DOSE_PASSIVE = frozenset({"dose", "doses", "dosage", "may", "can", "could", "should", "will",
+                           "would", "must", "be", "been", "being", "is", "was", "are", "were",
+                           "has", "have", "had", "further", "then", "also", "now", "not"})
 
 
 def _negative_prefix(doc: Any, start: int) -> bool:
@@ -3108,7 +3128,8 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
         return action, (after[0] if action is not None else None)
     if before:
         s, kind = before[-1]
-        negated = bool(_NOT_JUST_BEFORE.search(span.doc.text, 0, s.start_char))
+        negated = bool(_NOT_JUST_BEFORE.search(span.doc.text, 0, s.start_char)
+                       or _in_negated_verb_list(span.doc.text, s.start_char))
         if len(before) > 1 and kind in ("order", "start", "endorse", "resume", "increase",
                                           "switch") and (
                 before[-2][1] in ("avoid", "stop", "continue", "decrease")
@@ -3506,6 +3527,21 @@ _LIST_WORDS = frozenset({",", "and", "or", "/", "&", "+", "nor", "plus", "includ
                          "such", "as", "(", ")", "i.e.", "both", "either", "other", "any"})
 # 'not ordered', 'never started': a verb turned down by the word just before it.
 _NOT_JUST_BEFORE = re.compile(r"\b(?:not|never|no|n't)\s*$", re.IGNORECASE)
+# 'Do not increase oxycodone, add another opioid, or start naltrexone': one 'not' over a list
+# of verbs joined by commas and a last 'or'/'nor'.
+_NEGATED_LIST_OPENS = re.compile(r"[\W\d]*(?:please\s+)?(?:do\s+not|don't|never|should\s+not|"
+                                 r"shouldn't|must\s+not)\s+\w", re.IGNORECASE)
+_LIST_JOIN_BEFORE = re.compile(r"(?:,\s*(?:or\s+|nor\s+)?|\s(?:or|nor)\s+)$", re.IGNORECASE)
+
+
+def _in_negated_verb_list(text: str, at: int) -> bool:
+    start = max(text.rfind(c, 0, at) for c in ".;:\n") + 1
+    end = min((i for i in (text.find(c, at) for c in ".;:\n") if i >= 0), default=len(text))
+    joined = _LIST_JOIN_BEFORE.search(text, start, at)
+    return bool(joined and _NEGATED_LIST_OPENS.match(text, start, at)) and (
+        re.search(r"\b(?:or|nor)\s*$", joined.group(0), re.IGNORECASE) is not None
+        or re.search(r",\s*(?:or|nor)\s+\w", text[at:end], re.IGNORECASE) is not None)
+
 
 
 def _adjacent(span: Any, verb: Any) -> bool:

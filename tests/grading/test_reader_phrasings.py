@@ -3250,3 +3250,24 @@ START_ORAL_IRON = {"note_decision": {"concept": ["oral_iron", "ferrous_sulfate"]
 def test_reader_pat_reads_arrow_branches_tested_with_not_the_diagnosis_harms_ferrous(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+NO_LITHIUM_UP = {"note_never": {"concept": ["lithium"], "action": ["increase"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # one 'not' over a list of verbs joined by commas and a last 'or'
+    (NO_NALTREXONE, "Do not increase oxycodone, add another opioid, or start "
+     "naltrexone.", True),
+    (NO_NALTREXONE, "Do not increase oxycodone; start naltrexone.", False),
+    # 'Lithium (dose) may be increased to 900 mg': the participle changes the dose
+    (NO_LITHIUM_UP, "Lithium may be increased to 900 mg a day as needed for mood.", False),
+    (NO_LITHIUM_UP, "Lithium level increased to 1.1 mmol/L; keep lithium at 600 mg a day.",
+     True),
+    # 'an increase of lithium ... is an acceptable option' offers the increase
+    (NO_LITHIUM_UP, "An increase of lithium to 450 mg twice daily is an acceptable option.",
+     False),
+    (NO_LITHIUM_UP, "An increase of lithium is not advised.", True),
+])
+def test_reader_reads_negated_verb_lists_and_dose_participles(grade, spec, note, passed):
+    assert grade(spec, note) is passed
