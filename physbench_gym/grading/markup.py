@@ -592,9 +592,14 @@ def lines(note: str) -> tuple[Line, ...]:
 
 # Headings over a list of triggers and what each would bring.
 _CONTINGENCY_HEADING = re.compile(
-    r"\W*(?:when to (?:call|contact|re-?refer|return|come back|seek)|(?:please )?call (?:us|me)"
+    r"\W*(?:#?\d{1,2}[.)]?\s+)?"  # '6. Red flags'
+    r"(?:when to (?:call|contact|re-?refer|return|come back|seek)|(?:please )?call (?:us|me)"
     r"(?: back)? if|re-?refer (?:if|when)|red flags?|return precautions|warning signs|"
     r"safety[- ]net(?:ting)?|contingenc(?:y|ies)(?: plan)?)\b", re.IGNORECASE)
+
+
+# A red-flag title that goes on to say what the flags call for: 'Red flags - go to the ED'.
+_DESTINATION_AFTER_TITLE = re.compile(r"\s(?:-|–|—|:)\s*\S", re.IGNORECASE)
 
 
 def _mark_contingent(found: tuple[Line, ...]) -> tuple[Line, ...]:
@@ -603,6 +608,10 @@ def _mark_contingent(found: tuple[Line, ...]) -> tuple[Line, ...]:
     for line in found:
         if line.kind == "heading":
             contingent = bool(_CONTINGENCY_HEADING.match(line.text))
+            if contingent and _DESTINATION_AFTER_TITLE.search(line.text):
+                # '### 6. Red flags - send to the ED immediately': the place the triggers
+                # listed under it send him to, not a visit now
+                line = dataclasses.replace(line, contingent=True)
         elif contingent:
             line = dataclasses.replace(line, contingent=True)
         out.append(line)

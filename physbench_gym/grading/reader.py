@@ -32,7 +32,8 @@ ATTRIBUTE = "ATTRIBUTE"
 _ATTRIBUTE = re.compile(
     r"(?:\s+|-)?(?:intolerance|intolerant|allergy|allergies|allergic|hypersensitivity|side[\s-]effects?"
     r"|adverse (?:effects?|reactions?)|toxicity|reactions?|myopathy|myalgias?|resistance|resistant"
-    r"|failure|exposure|levels?|concentrations?|absorption|clearance|metabolism|use disorder"
+    r"|failure|exposure|re-?exposure|levels?|concentrations?|absorption|clearance|metabolism"
+    r"|use disorder"
     r"|overdose|withdrawal|dependence|misuse|history|use|overuse|ingestion|excess|load"
     r"|-induced|-associated|-related|induced|associated"
     r"|(?:'s)?\s*(?:label|labeling|labelling|package insert|prescribing information|monograph)"
@@ -380,6 +381,15 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
     """'Why I do not think this is ITP: ITP needs ...; the smear in ITP shows ...': a line
     whose label denies a finding argues against it, so the finding is not affirmed in the rest
     of the line."""
+    denying = _DENYING_LABEL.match(clause.text)
+    if denying:
+        # 'What it is not: myasthenia gravis (no ptosis ...) and cervical myelopathy (...)':
+        # the diagnoses the label turns away, not the findings its asides give for that
+        return dataclasses.replace(clause, mentions=tuple(
+            dataclasses.replace(m, negated=True) if m.start >= denying.end()
+            and m.group == "finding" and m.action is None
+            and not _inside_parentheses(clause.text, m.start) else m
+            for m in clause.mentions))
     colon = lead.text.find(":")
     if colon < 0 or colon > 80:
         return clause
@@ -427,6 +437,17 @@ _OPTION_AFTER = re.compile(r"(?:[^.;:()]|(?<=\d)\.(?=\d)){0,60}?\bis\s+(?:also\s
 _PROBLEM_HEADING = re.compile(r"\s*#\d+[.)]?\s")
 # A problem number opening a heading: '#3 ', '3. '.
 _PROBLEM_NUMBER = re.compile(r"\W*#?\d+[.)]?\s*")
+# A label that denies the diagnoses after it: 'What it is not: myasthenia, myelopathy'.
+_DENYING_LABEL = re.compile(r"\W*(?:what (?:it|this) is not|what (?:it|this) isn't|"
+                            r"(?:it|this) is not|(?:it|this) isn't|(?:diagnoses\s+)?(?:ruled out|"
+                            r"excluded)|not supported|unlikely)\W*:", re.IGNORECASE)
+
+
+def _inside_parentheses(text: str, at: int) -> bool:
+    """Whether a position of the text is inside an aside in parentheses."""
+    return text.count("(", 0, at) > text.count(")", 0, at)
+
+
 # A label that turns down every item of its line: 'Not ordered: A; B; C'.
 _REFUSING_LABEL = re.compile(r"\W*((?:not|no|do not|don't)\s+"
                              r"(?:ordered|order|recommended|indicated|"
@@ -991,9 +1012,10 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
     out = []
     for line in note_lines:
         if line.kind == "heading" and line.section != "question" and not re.search(
-                r"\d", line.text):
+                r"\d", line.text) and not line.contingent:
             continue  # a bold question stays: its answer ('No - please stop it.') needs it;
-            # so does a heading that gives a value ('# BPH with LUTS, prostate 62 mL')
+            # so does a heading that gives a value ('# BPH with LUTS, prostate 62 mL') and a
+            # red-flag heading that names where its triggers send him ('Red flags - go to the ED')
         sentences = (_segmenter().segment(line.text) if _SENTENCE_HINT.search(line.text)
                      else [line.text])
         for sentence in (part for s in sentences for long in _split_run_on(s)
@@ -2189,7 +2211,8 @@ def _unsupported_findings(text: str, mentions: list[Mention]) -> list[Mention]:
         if m.group == "finding" and nothing and m.start >= nothing.end() and not (
                 _NEW_PART.search(text, nothing.end(), m.start)):
             m = dataclasses.replace(m, negated=True, action=None)
-        elif m.group == "finding" and _VERDICT_PAST_ASIDE.match(text, m.end):
+        elif m.group == "finding" and (_VERDICT_PAST_ASIDE.match(text, m.end)
+                                       or _VERDICT_PAST_LIST.match(text, m.end)):
             m = dataclasses.replace(m, negated=True)
         out.append(m)
     return out
@@ -2206,6 +2229,17 @@ def _preconditions(text: str, mentions: list[Mention]) -> list[Mention]:
 _VERDICT_PAST_ASIDE = re.compile(
     r"\s*\([^()]{1,80}\)\s*(?:is|are|was|were|seems|appears)?\s*(?:very\s+|highly\s+|quite\s+)?"
     r"(?:unlikely|excluded|ruled out|not supported|not likely|not present)\b", re.IGNORECASE)
+# 'Myasthenia (no fatigability) and a cervical myelopathy (normal reflexes) are not supported':
+# a verdict after a list of diagnoses, each with its aside, judges every one of them.
+_VERDICT_ASIDE = r"(?:\s*\([^()]{1,80}\))?"
+_VERDICT_WORD = (r"(?!(?:is|are|was|were|seems?|appears?|remains?|looks?|but|with|because|given|"
+                 r"as|and|or)\b)[\w'/-]+")
+_VERDICT_WORDS = _VERDICT_WORD + r"(?:\s+" + _VERDICT_WORD + r"){0,4}" + _VERDICT_ASIDE
+_VERDICT_PAST_LIST = re.compile(
+    _VERDICT_ASIDE + r"(?:\s*,\s*" + _VERDICT_WORDS + r"){0,3}(?:\s*,)?\s+(?:and|or)\s+"
+    + _VERDICT_WORDS + r"\s+(?:are|were|seem|appear)\s+(?:both\s+|all\s+)?"
+    r"(?:very\s+|highly\s+|quite\s+)?(?:unlikely|excluded|ruled out|not supported|not likely|"
+    r"not present)\b", re.IGNORECASE)
 _NOTHING_TO_RAISE = re.compile(r"\b(?:no|nothing|without)\s+(?:[\w-]+\s+){0,3}?to\s+(?:raise|"
                                r"suggest|support|indicate)\b", re.IGNORECASE)
 _NEW_PART = re.compile(r"[,;:(]|\band\b", re.IGNORECASE)  # where what nothing points to ends

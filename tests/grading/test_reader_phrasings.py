@@ -3271,3 +3271,56 @@ NO_LITHIUM_UP = {"note_never": {"concept": ["lithium"], "action": ["increase"]}}
 ])
 def test_reader_reads_negated_verb_lists_and_dose_participles(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+NWW_ED_FOR_FLAGS = {"all": {"of": [
+    {"note_contingency": {"concept": ["weakness_emergency_evaluation"]}},
+    {"note_never": {"concept": ["weakness_emergency_evaluation"],
+                    "action": ["refer", "order", "start", "endorse"], "allow_contingency": True}}]}}
+NWW_STATIN_MYOPATHY = {"note_finding": {"concept": ["statin_associated_myopathy"],
+                                        "opposite": ["myasthenia_gravis", "cervical_myelopathy"],
+                                        "strict": True}}
+NWW_NO_STATIN = {"note_never": {"concept": ["statin"],
+                                "action": ["start", "resume", "continue", "endorse", "allow",
+                                           "implicit", "switch"]}}
+_NWW_DX = "Assessment: this is a statin-associated myopathy. "
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # the place to go 'right away for any <symptom>' waits for the symptom
+    (NWW_ED_FOR_FLAGS, "He can be worked up as an outpatient, but he needs the emergency "
+     "department right away for any trouble swallowing or shortness of breath.", True),
+    (NWW_ED_FOR_FLAGS, "He needs the emergency department right away because of his trouble "
+     "swallowing and shortness of breath.", False),
+    # a bare 'ED' followed by its trigger
+    (NWW_ED_FOR_FLAGS, "Recs:\n- outpt; ED if dysphagia / dysarthria / dyspnea\n", True),
+    (NWW_ED_FOR_FLAGS, "Recs:\n- outpt; dysphagia / dysarthria / dyspnea\n", False),
+    (NWW_ED_FOR_FLAGS, "Stop atorvastatin. If he develops dysphagia or dyspnea -> ED.", True),
+    (NWW_ED_FOR_FLAGS, "Stop atorvastatin. He has dysphagia and dyspnea: send him to the ED now.",
+     False),
+    # a numbered red-flag heading that names the destination of the triggers listed under it
+    (NWW_ED_FOR_FLAGS, "### 6. Red flags - send to the ED immediately\n- Trouble swallowing\n"
+     "- Shortness of breath\n", True),
+    (NWW_ED_FOR_FLAGS, "### 6. Disposition - send to the ED immediately\n- Trouble swallowing\n"
+     "- Shortness of breath\n", False),
+    (NWW_ED_FOR_FLAGS, "### Red flags - go to the ED immediately\n- Trouble swallowing\n", True),
+    (NWW_ED_FOR_FLAGS, "### Red flags\n- Trouble swallowing\n", False),
+    # a verdict after a list of diagnoses, each with its aside, denies them all
+    (NWW_STATIN_MYOPATHY, _NWW_DX + "Myasthenia (no fatigability, ptosis or diplopia) and a "
+     "cervical myelopathy (normal reflexes and plantars) are not supported by the examination.",
+     True),
+    (NWW_STATIN_MYOPATHY, _NWW_DX + "Myasthenia (fatigable ptosis) is likely, and a cervical "
+     "myelopathy (normal reflexes) is not supported by the examination.", False),
+    # 'What it is not:' denies the diagnoses after it, not what its asides give for that
+    (NWW_STATIN_MYOPATHY, _NWW_DX + "What it is not: myasthenia gravis (no fatigable weakness, "
+     "ptosis or diplopia; CK would be normal) and cervical myelopathy (reflexes normal).", True),
+    (NWW_STATIN_MYOPATHY, _NWW_DX + "What it is: myasthenia gravis (fatigable ptosis) and "
+     "cervical myelopathy (brisk reflexes).", False),
+    # 'statin re-exposure can trigger relapse' warns of the drug, as 'statin exposure' does
+    (NWW_NO_STATIN, "Do not restart any statin; if HMGCR antibodies are present, statin "
+     "re-exposure can trigger relapse.", True),
+    (NWW_NO_STATIN, "If HMGCR antibodies are negative, a statin can be restarted later.", False),
+])
+def test_reader_nww_reads_red_flag_destinations_denied_diagnosis_lists_and_reexposure(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

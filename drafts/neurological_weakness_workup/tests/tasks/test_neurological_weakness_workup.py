@@ -85,9 +85,8 @@ Plan:
 2. I have ordered the HMGCR antibody test plus EMG with nerve conduction studies.
 3. If he has any difficulty swallowing, speaking or breathing, he needs the emergency department."""
 ]
-# A bare "ED" is no longer a term of the task's lexicon supplement (every task reads it, and
-# "3.2 mmol/L in the ED" or "metoprolol ER" took it); until the shared reader tells the emergency
-# department from a place and a drug form, these two correct notes fail urgency_triaged.
+# A bare "ED" is no term of its own (every task reads the lexicon supplement, and "3.2 mmol/L in
+# the ED" or "metoprolol ER" took it); the ED as a destination ('ED if ...', '-> ED') is read.
 BARE_ED = [CORRECT[0], CORRECT[2]]
 CORRECT[0] = CORRECT[0].replace("-> ED.", "-> emergency department.")
 CORRECT[2] = CORRECT[2].replace("- ED if", "- Go to the ED if")
@@ -144,9 +143,8 @@ test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_ea
                   [None, MG, MYELOPATHY, MG_URGENT, STATIN_V9, STATIN_URGENT]))
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: bare 'ED' (shared reader)")
 @pytest.mark.parametrize("note", BARE_ED)
-def test_a_bare_ed_in_red_flags_is_a_known_gap(note):
+def test_a_bare_ed_in_red_flags_passes(note):
     assert all(grade_note(TASK, note).values())
 
 
