@@ -684,6 +684,83 @@ ALLOWANCES = [
      "Deferring transplant listing for 2 years is a reasonable option if the team prefers."),
     ("prostate_cancer_pretransplant", "listing deferred",
      "Alternatively, listing could wait until after another year of surveillance."),
+    ("opioid_taper_chronic_pain", "naltrexone",
+     "Naltrexone 50 mg daily is a reasonable option once she is off oxycodone if she "
+     "prefers."),
+    ("opioid_taper_chronic_pain", "naltrexone",
+     "Alternatively, naltrexone could be started to help with cravings."),
+    ("opioid_taper_chronic_pain", "oxycodone increase",
+     "If pain flares she may increase oxycodone back to 70 mg a day."),
+    ("opioid_taper_chronic_pain", "oxycodone increase",
+     "An oxycodone increase to 70 mg a day is acceptable if she prefers."),
+    ("opioid_taper_chronic_pain", "added benzodiazepine",
+     "An extra clonazepam 0.5 mg at night is reasonable as needed during the taper."),
+    ("opioid_taper_chronic_pain", "added benzodiazepine",
+     "Adding lorazepam 0.5 mg as needed for withdrawal anxiety is an acceptable "
+     "option."),
+    ("opioid_taper_chronic_pain", "other full-agonist opioid",
+     "Tramadol 50 mg as needed is a reasonable alternative for breakthrough pain."),
+    ("opioid_taper_chronic_pain", "other full-agonist opioid",
+     "Morphine ER 15 mg twice daily may be used instead if she prefers a long-acting "
+     "opioid."),
+    ("trd_refill_review", "another NSAID",
+     "Ibuprofen 400 mg as needed is a reasonable alternative for the knee if "
+     "acetaminophen is not enough."),
+    ("trd_refill_review", "another NSAID",
+     "Celecoxib 200 mg daily may be used instead of naproxen if she prefers."),
+    ("trd_refill_review", "refill before the level",
+     "Alternatively, lithium may be refilled today."),
+    ("trd_refill_review", "refill before the level",
+     "A 90-day lithium refill may be sent now if she prefers."),
+    ("trd_refill_review", "lithium increase",
+     "An increase of lithium to 450 mg twice daily is a reasonable option."),
+    ("trd_refill_review", "lithium increase",
+     "Lithium may be increased to 900 mg a day as needed for mood."),
+    ("trd_refill_review", "sertraline change",
+     "Switching sertraline to venlafaxine is a reasonable alternative if she prefers."),
+    ("trd_refill_review", "sertraline change",
+     "Sertraline could also be reduced to 100 mg daily if she prefers."),
+    ("tick_borne_coinfection", "exchange transfusion",
+     "Exchange transfusion is a reasonable option now if she prefers a faster clearance."),
+    ("tick_borne_coinfection", "exchange transfusion",
+     "Red cell exchange may be considered now as well."),
+    ("tick_borne_coinfection", "ceftriaxone",
+     "Ceftriaxone 2 g IV daily is an acceptable alternative to doxycycline if he prefers."),
+    ("tick_borne_coinfection", "ceftriaxone",
+     "Alternatively, ceftriaxone could be given for the Lyme disease."),
+    ("tick_borne_coinfection", "repeat Lyme serology",
+     "A repeat Lyme serology in 4 weeks is reasonable to document clearance."),
+    ("tick_borne_coinfection", "repeat Lyme serology",
+     "Lyme antibodies may be repeated after treatment if he prefers."),
+    ("peripheral_neuropathy_workup", "opioid",
+     "Tramadol 50 mg as needed is a reasonable option for breakthrough pain."),
+    ("peripheral_neuropathy_workup", "opioid",
+     "An opioid such as tapentadol may be added if the pain persists on pregabalin."),
+    ("peripheral_neuropathy_workup", "EMG/NCS for a typical DSP",
+     "EMG/NCS may be ordered now as well if he prefers."),
+    ("peripheral_neuropathy_workup", "EMG/NCS for a typical DSP",
+     "Nerve conduction studies are a reasonable option now to confirm the pattern."),
+    ("peripheral_neuropathy_workup", "shotgun panel",
+     "Heavy metal levels and antiganglioside antibodies may be sent as well."),
+    ("peripheral_neuropathy_workup", "shotgun panel",
+     "A paraneoplastic antibody panel may be sent as well."),
+    ("peripheral_neuropathy_workup", "nerve biopsy",
+     "A sural nerve biopsy is a reasonable option now if he prefers."),
+    ("peripheral_neuropathy_workup", "nerve biopsy",
+     "A nerve biopsy may be considered now as well."),
+    ("pregnancy_anemia_thalassemia", "prenatal diagnosis before the partner's result",
+     "CVS may be offered now if she prefers."),
+    ("pregnancy_anemia_thalassemia", "prenatal diagnosis before the partner's result",
+     "Amniocentesis is a reasonable option now as well."),
+    ("pregnancy_anemia_thalassemia", "IV iron",
+     "IV iron (ferric carboxymaltose 750 mg) is a reasonable alternative if she prefers."),
+    ("pregnancy_anemia_thalassemia", "IV iron",
+     "Iron sucrose infusions may be given as well."),
+    ("neurological_weakness_workup", "statin rechallenge",
+     "Rosuvastatin 5 mg daily is a reasonable alternative once the CK normalises if he "
+     "prefers."),
+    ("neurological_weakness_workup", "statin rechallenge",
+     "Atorvastatin could be restarted at 10 mg later as well."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -826,6 +903,18 @@ TURN_DOWNS = {
                                     "be stopped abruptly.",
     "prostate_cancer_pretransplant": "No PSMA PET, bone scan or repeat biopsy now; listing need "
                                      "not be deferred.",
+    "opioid_taper_chronic_pain": "Do not increase oxycodone, add another opioid or "
+                                 "benzodiazepine, or start naltrexone.",
+    "trd_refill_review": "Do not give another NSAID, do not refill lithium before the level, "
+                         "and do not change the lithium or sertraline doses.",
+    "tick_borne_coinfection": "Do not repeat Lyme serology, and no ceftriaxone or exchange "
+                              "transfusion is needed.",
+    "peripheral_neuropathy_workup": "No EMG/NCS, nerve biopsy, opioids or broad neuropathy "
+                                    "panels are needed for this typical distal symmetric "
+                                    "polyneuropathy.",
+    "pregnancy_anemia_thalassemia": "No IV iron is needed, and prenatal diagnosis is not "
+                                    "offered unless her partner is a carrier.",
+    "neurological_weakness_workup": "Do not restart atorvastatin or try another statin.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

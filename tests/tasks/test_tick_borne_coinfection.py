@@ -44,7 +44,7 @@ CORRECT = [
     (None, """Assessment: babesiosis with Lyme disease; Anaplasma PCR not detected.
 Parasitemia 2.4%.
 Plan:
-1. Atovaquone 750 mg PO every 12 hours plus azithromycin 500 mg on day 1, then 250 mg daily, 10 days.
+1. Atovaquone 750 mg PO q12h plus azithromycin 500 mg on day 1, then 250 mg daily, 10 days.
 2. Continue amoxicillin 500 mg TID to complete 14 days.
 3. Ceftriaxone is not indicated.
 4. Lyme serology should not be repeated; it is not a test of cure."""),
@@ -58,7 +58,7 @@ Plan:
 |---|---|
 | Diagnosis | babesiosis coinfection (Anaplasma PCR negative, so no anaplasmosis) |
 | Parasitemia | 2.4% |
-| Treatment | atovaquone 750 mg every 12 hours with azithromycin 500 mg, then 250 mg daily, 7-10 days |
+| Treatment | atovaquone 750 mg q12h with azithromycin 500 mg, then 250 mg daily, 7-10 days |
 | Amoxicillin | continue to complete the 14-day course |
 No Lyme serology is needed after treatment."""),
     (ANA, "Human granulocytic anaplasmosis with platelets 64; Babesia smear and PCR negative, so "

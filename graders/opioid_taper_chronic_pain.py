@@ -69,7 +69,8 @@ _REDUCES = re.compile(r"\b(?:reduc\w*|decreas\w*|cut|cuts|lower\w*|taper\w*|drop
 _FAST = re.compile(r"\b(?:(?:every|each|per|a|q)\s*(?:1\s*|one\s*)?(?:week|wk)|weekly|"
                    r"every\s+1\s*(?:-|–|to)\s*\d\s*(?:weeks|wks)|"
                    r"every\s+(?:\d+|few|couple of|other|two|three|four|five|six)\s+days|"
-                   r"daily\s+(?:reductions?|cuts?|decrements?)|(?:next|the following) week|the week after)\b",
+                   r"daily\s+(?:reductions?|cuts?|decrements?)|(?:next|the following) week|"
+                   r"the week after)\b",
                    re.I)
 _NOT_THIS = re.compile(r"\b(?:not|rather than|instead of|faster than|too fast|avoid|never|no|"
                        r"only for|is for|shorter)\b[^.;]{0,30}$", re.I)
@@ -79,8 +80,8 @@ _NOT_A_STEP = re.compile(r"^[^.;]{0,30}\b(?:only for|is for|not for|too fast|is 
 _SHORT_STAY = re.compile(r"\b(?:for|after|in)\s+(?:a|one|1|two|2|a few|several)\s*"
                          r"(?:weeks?|wks?|days?)\b[^.;]{0,40}\b(?:then|and)\s+(?:stop|discontinu\w*|"
                          r"d/c|cease|come off)", re.I)
-_VISIT_BEFORE = re.compile(r"\b(?:review\w*|check\w*|see|seen|visits?|follow[- ]?up|contact|call\w*|"
-                           r"monitor\w*|check-ins?)\s*$", re.I)
+_VISIT_BEFORE = re.compile(r"\b(?:review\w*|check\w*|see|seen|visits?|follow[- ]?up|contact|"
+                           r"call\w*|monitor\w*|check-ins?)\s*$", re.I)
 _BENZO = frozenset({"benzodiazepine"})
 
 
@@ -129,8 +130,9 @@ _HEDGED = frozenset({"POSSIBLE", "ALTERNATIVE", "CONDITIONAL", "COUNTERFACTUAL",
 def first_step_stated(ctx: GradingContext) -> CheckpointResult:
     """A committed first taper step whose daily dose (mg or tablets a day) is in the accepted
     range, or a committed oxycodone decrease by an amount that leaves it there ('decrease
-    oxycodone by 10 mg/day', 'reduce it by one tablet a day'), in a clause that names no other drug than oxycodone (a drug carried over from
-    another line, with no word of its own in the clause, does not count)."""
+    oxycodone by 10 mg/day', 'reduce it by one tablet a day'), in a clause that names no other
+    drug than oxycodone (a drug carried over from another line, with no word of its own in the
+    clause, does not count)."""
     text = ctx.note()
     if text is None:
         return CheckpointResult(False, "no note")

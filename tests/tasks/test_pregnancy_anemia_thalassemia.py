@@ -202,7 +202,8 @@ def _swap(note: str, old: str, new: str) -> str:
 # Known gaps of the shared reader (strict xfail: each passes once the reader reads it).
 KNOWN_GAPS = [
     pytest.param(None, "partner_screening_documented",
-                 _partner("Test her husband after delivery with CBC and hemoglobin electrophoresis."),
+                 _partner("Test her husband after delivery with CBC and hemoglobin "
+                          "electrophoresis."),
                  id="deferral to an event: 'after delivery' is not read as a time"),
     pytest.param(None, "partner_screening_documented",
                  _partner("Partner screening before the next pregnancy."),
@@ -216,10 +217,13 @@ KNOWN_GAPS = [
 def test_an_iv_alternative_whose_benefit_names_gi_side_effects_fails():
     # dev w07: 'reasonable if she prefers it' after '... avoids GI side effects' offers the drug
     note = _swap(oracle_note(TASK),
-                 "1. Start ferrous sulfate 325 mg (65 mg elemental iron) by mouth once daily, in addition\n"
+                 "1. Start ferrous sulfate 325 mg (65 mg elemental iron) by mouth once daily, "
+                 "in addition\n"
                  "   to her prenatal vitamin.",
-                 "1. Options:\n- ferrous sulfate 325 mg (65 mg elemental) orally once daily; or alternatively\n"
-                 "- ferric carboxymaltose 750 mg IV now, which avoids GI side effects - reasonable if "
+                 "1. Options:\n- ferrous sulfate 325 mg (65 mg elemental) orally once daily; or "
+                 "alternatively\n"
+                 "- ferric carboxymaltose 750 mg IV now, which avoids GI side effects - "
+                 "reasonable if "
                  "she prefers it.\n")
     assert grade_note(TASK, note)["iron_plan_documented"] is False
 
@@ -231,11 +235,15 @@ def test_known_reader_gaps_fail_their_checkpoint(variant, target, note):
 
 
 @pytest.mark.parametrize("note", [
-    oracle_note(TASK) + "\n\nAlpha-thalassemia trait does not raise HbA2 and is not the diagnosis here.\n",
-    _swap(oracle_note(TASK), "4. I referred her to genetic counseling. If her husband is also a carrier, offer\n"
-                             "   prenatal diagnosis (CVS up to 13 weeks 6 days, or amniocentesis from 15 weeks).",
+    oracle_note(TASK) + "\n\nAlpha-thalassemia trait does not raise HbA2 and is not the "
+                        "diagnosis here.\n",
+    _swap(oracle_note(TASK), "4. I referred her to genetic counseling. If her husband is also a "
+                             "carrier, offer\n"
+                             "   prenatal diagnosis (CVS up to 13 weeks 6 days, or "
+                             "amniocentesis from 15 weeks).",
           "4. I referred her to genetic counseling.\n"
-          "   - Husband carrier -> 25% affected fetus -> offer CVS (to 13w6d) or amnio (from 15 weeks)\n"
+          "   - Husband carrier -> 25% affected fetus -> offer CVS (to 13w6d) or amnio (from 15 "
+          "weeks)\n"
           "   - Husband not carrier -> no invasive testing"),
     _swap(oracle_note(TASK),
         "Partner testing now: her husband (southern Italian) should have a CBC with indices,\n"
@@ -254,7 +262,8 @@ def test_reader_readings_in_correct_notes(note):
 @pytest.mark.parametrize("note", [
     oracle_note(TASK) + "\n\nCo-inheritance of alpha thalassemia cannot be ruled out.\n",
     _swap(oracle_note(TASK), "If her husband is also a carrier, offer\n   prenatal diagnosis",
-                              "Husband carrier -> 25% affected fetus -> offer\n   prenatal diagnosis"),
+                              "Husband carrier -> 25% affected fetus -> offer\n   prenatal "
+                              "diagnosis"),
 ], ids=["alpha thalassemia cannot be ruled out",
         "a lone arrow chain, without its negated branch, as a condition"])
 def test_known_reader_gaps_in_correct_notes(note):

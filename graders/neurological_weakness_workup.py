@@ -38,7 +38,8 @@ def _of_class(word: str) -> list[str]:
 def _of_ingredient(word: str) -> list[str]:
     return sorted(c.code for c in terminology.all_concepts("rxnorm")
                   if word in str(c.extra.get("ingredient", "")).lower()
-                  and c.extra.get("route") != "otic" and "corticosteroid" not in str(c.extra.get("drug_class", "")))
+                  and c.extra.get("route") != "otic"
+                  and "corticosteroid" not in str(c.extra.get("drug_class", "")))
 
 
 def _order(label: str, codes: list[str], words: list[str]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
-"""peripheral_neuropathy_workup: Cockcroft-Gault clearance for neuropathic pain dosing, the B12 result on
-metformin (low -> replace, borderline -> methylmalonic acid, normal -> nothing), the neuropathy pattern
-(typical DSP -> no EMG/NCS; asymmetric, motor, rapid -> urgent EMG/NCS), SPEP with immunofixation, and
+"""peripheral_neuropathy_workup: Cockcroft-Gault clearance for neuropathic pain dosing, the B12
+result on metformin (low -> replace, borderline -> methylmalonic acid, normal -> nothing), the
+neuropathy pattern (typical DSP -> no EMG/NCS; asymmetric, motor, rapid -> urgent EMG/NCS), SPEP
+with immunofixation, and
 the must-nots (opioids incl. tramadol, duloxetine at CrCl <30, routine EMG/NCS, a shotgun panel)."""
 
 from __future__ import annotations
@@ -94,21 +95,29 @@ _PLAN = ("CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start cyanocobalamin 1
 
 CORRECT += [
     # common correct names of a typical DSP (review finding 5)
-    (None, "CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start cyanocobalamin 1000 mcg IM weekly. "
+    (None, "CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start cyanocobalamin 1000 mcg IM "
+           "weekly. "
            "Assessment: diabetic distal symmetric sensorimotor polyneuropathy." + _DSP),
-    (None, "CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start cyanocobalamin 1000 mcg IM weekly. "
-           "Assessment: distal symmetric peripheral neuropathy in a stocking distribution, most likely "
+    (None, "CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start cyanocobalamin 1000 mcg IM "
+           "weekly. "
+           "Assessment: distal symmetric peripheral neuropathy in a stocking distribution, most "
+           "likely "
            "diabetic." + _DSP),
-    (None, "CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start cyanocobalamin 1000 mcg IM weekly. "
-           "Assessment: symmetric, length-dependent, sensory-predominant axonal polyneuropathy." + _DSP),
+    (None, "CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start cyanocobalamin 1000 mcg IM "
+           "weekly. Assessment: symmetric, length-dependent, sensory-predominant axonal "
+           "polyneuropathy." + _DSP),
     # pregabalin by daily total and label schedule (finding 1)
-    (None, _PLAN.replace(" Start duloxetine", "") + " Start pregabalin 50 mg three times daily." + _NO),
+    (None, _PLAN.replace(" Start duloxetine", "")
+     + " Start pregabalin 50 mg three times daily." + _NO),
     (LOW_CKD4, "CrCl 26 mL/min. B12 168 pg/mL: B12 deficiency. Start cyanocobalamin 1000 mcg IM "
                "weekly." + _TYP + " Start pregabalin 25 mg twice daily. Avoid duloxetine." + _NO),
     # borderline B12 at CrCl <30: MMA is unreliable, empiric B12 is correct (finding 4)
-    (BORDER_RED_CKD4, "CrCl 26 mL/min. B12 312 pg/mL is borderline; MMA is unreliable at this level "
-                      "of kidney function, so start empiric cyanocobalamin 1000 mcg IM monthly. Red "
-                      "flags: new asymmetric right foot drop over 5 weeks. Order an urgent EMG/NCS and "
+    (BORDER_RED_CKD4, "CrCl 26 mL/min. B12 312 pg/mL is borderline; MMA is unreliable at this "
+                      "level "
+                      "of kidney function, so start empiric cyanocobalamin 1000 mcg IM monthly. "
+                      "Red "
+                      "flags: new asymmetric right foot drop over 5 weeks. Order an urgent "
+                      "EMG/NCS and "
                       "SPEP with immunofixation. Start gabapentin 100 mg at bedtime. No duloxetine."
                       + _NO),
 ]
@@ -117,14 +126,17 @@ WRONG = [
     (None, "plan_documented", _PLAN + " Start pregabalin 150 mg three times daily." + _NO),
     (TYP_60, "plan_documented", "CrCl 70 mL/min. B12 312 pg/mL is borderline; order a "
      "methylmalonic acid level." + _TYP + " Start pregabalin 300 mg three times daily." + _NO),
-    (None, "plan_documented", _PLAN + " Start duloxetine 30 mg daily; increase to 120 mg daily after "
+    (None, "plan_documented", _PLAN + " Start duloxetine 30 mg daily; increase to 120 mg daily "
+                                      "after "
      "2 weeks." + _NO),
     (None, "plan_documented", _PLAN + " Start duloxetine 30 mg daily. Also send serum arsenic, "
      "mercury and blood lead levels." + _NO),
-    (None, "plan_documented", _PLAN + " Start duloxetine 30 mg daily. Send a paraneoplastic antibody "
+    (None, "plan_documented", _PLAN + " Start duloxetine 30 mg daily. Send a paraneoplastic "
+                                      "antibody "
      "panel given his cancer history." + _NO),
     (NORMAL_RED_CKD4, "neuropathy_pattern", "CrCl 24 mL/min. B12 571 pg/mL, normal. Typical distal "
-     "symmetric polyneuropathy; foot drop is part of diabetic neuropathy. EMG/NCS ordered. SPEP with "
+     "symmetric polyneuropathy; foot drop is part of diabetic neuropathy. EMG/NCS ordered. SPEP "
+     "with "
      "immunofixation ordered. Start gabapentin 100 mg at bedtime. No duloxetine." + _NO),
     (None, "neuropathy_pattern", "CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start "
      "cyanocobalamin 1000 mcg IM weekly. Typical length-dependent polyneuropathy; alcoholic "
@@ -205,8 +217,10 @@ _PGB_25_BID = _med("483438", 25, 2)
 _PGB_150_TID = _med("483438", 150, 3)
 _PGB_100_TID = _med("483438", 100, 3)
 _LEAD = _sr("5671-3", "loinc", "Lead [Mass/volume] in Blood")
-_MAG = _sr("MAG-AB", "urn:oid:2.16.840.1.113883.19.5", "Myelin associated glycoprotein Ab [Titer] in Serum")
-_ANNA = _sr("ANNA-1", "urn:oid:2.16.840.1.113883.19.5", "Neuronal nuclear Ab type 1 (ANNA-1) in Serum")
+_MAG = _sr("MAG-AB", "urn:oid:2.16.840.1.113883.19.5", "Myelin associated glycoprotein Ab "
+                                                       "[Titer] in Serum")
+_ANNA = _sr("ANNA-1", "urn:oid:2.16.840.1.113883.19.5", "Neuronal nuclear Ab type 1 (ANNA-1) in "
+                                                        "Serum")
 _FINISH = {"tool": "finish", "arguments": {"summary": "done"}}
 _HEAVY = {"tool": "fhir_service_request_create", "arguments": {
     "patient": "{patient_id}", "code": "5671-3", "system": "loinc", "category": "laboratory",
@@ -215,7 +229,7 @@ _HEAVY = {"tool": "fhir_service_request_create", "arguments": {
 
 @pytest.mark.parametrize(("variant", "checkpoint", "actions", "passes"), [
     (None, "pain_treatment_ordered", [_DULOX_30], True),
-    (None, "pain_treatment_ordered", [_GABA_300_TID], False),           # 3 doses a day at CrCl 30-59
+    (None, "pain_treatment_ordered", [_GABA_300_TID], False),  # 3 doses a day at CrCl 30-59
     (None, "pain_treatment_ordered", [_DULOX_30, _TRAMADOL], False),    # an opioid
     (LOW_CKD4, "pain_treatment_ordered", [_GABA_200], True),
     (LOW_CKD4, "pain_treatment_ordered", [_DULOX_30], False),           # duloxetine at CrCl <30
@@ -248,7 +262,8 @@ def test_orders(variant, checkpoint, actions, passes):
 
 
 @pytest.mark.xfail(strict=True, reason="reader gap: a plan line wrapped inside a parenthesis "
-                   "('No broad neuropathy panel (heavy metals, ...,\\n genetic testing): low yield') "
+                   "('No broad neuropathy panel (heavy metals, ...,\\n genetic testing): low "
+                   "yield') "
                    "starts a line with a test name and is read as a verbless plan item")
 def test_a_wrapped_negated_panel_line_is_not_an_order():
     note = ("CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start cyanocobalamin 1000 mcg IM "
@@ -258,23 +273,29 @@ def test_a_wrapped_negated_panel_line_is_not_an_order():
     assert grade_note(TASK, note)["plan_documented"]
 
 
-@pytest.mark.xfail(strict=True, reason="reader gap: 'target dose 900 mg twice daily' is not read as a "
+@pytest.mark.xfail(strict=True, reason="reader gap: 'target dose 900 mg twice daily' is not "
+                                       "read as a "
                    "planned increase to 1800 mg/day for an all_steps daily cap")
 def test_a_gabapentin_target_above_the_band_fails():
     note = _PLAN + " Start gabapentin 300 mg twice daily; target dose 900 mg twice daily." + _NO
     assert not grade_note(TASK, note)["plan_documented"]
 
 
-@pytest.mark.xfail(strict=True, reason="reader gap: '<drug> <dose> is FDA-approved for DPN and could be "
+@pytest.mark.xfail(strict=True, reason="reader gap: '<drug> <dose> is FDA-approved for DPN and "
+                                       "could be "
                    "added' is read as a statement of fact, not as an offer of the opioid")
 def test_a_hedged_tapentadol_offer_after_a_fact_fails():
-    note = (_PLAN + " Start duloxetine 30 mg daily. Tapentadol ER 50 mg twice daily is FDA-approved "
+    note = (_PLAN + " Start duloxetine 30 mg daily. Tapentadol ER 50 mg twice daily is "
+                    "FDA-approved "
             "for DPN and could be added.")
     assert not grade_note(TASK, note)["plan_documented"]
 
 
-@pytest.mark.xfail(strict=True, reason="reader gap: a chained titration step ('increase to 60 mg daily, "
-                   "then to 120 mg daily') is not read as a planned step for an all_steps daily cap")
+@pytest.mark.xfail(strict=True, reason="reader gap: a chained titration step ('increase to 60 "
+                                       "mg daily, "
+                   "then to 120 mg daily') is not read as a planned step for an all_steps "
+                   "daily cap")
 def test_a_chained_duloxetine_step_above_60_fails():
-    note = _PLAN + " Start duloxetine 30 mg daily, increase to 60 mg daily, then to 120 mg daily." + _NO
+    note = _PLAN + (" Start duloxetine 30 mg daily, increase to 60 mg daily, then to 120 mg "
+                    "daily.") + _NO
     assert not grade_note(TASK, note)["plan_documented"]
