@@ -723,7 +723,9 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
     dates = [_row_date(row) for row in body]
     newest = max((d for d in dates if d), default=None)
     out = []
-    if header and any(section_of(h) for h in header[:1]):
+    if header and any(section_of(h) for h in header[:1]) and not (
+            section_of(header[0]) == "plan" and section in ("history", "medications", "data")):
+        # '## Treatment so far' over '| Treatment | Detail |': the heading's report stands
         section = section_of(header[0]) or section
     schedule = bool(header) and bool(_STEP_HEADER.match(header[0]))
     planned = any(_PLAN_HEADER.fullmatch(h.strip()) for h in header)  # '| Step | Timing |'

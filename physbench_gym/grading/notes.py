@@ -1455,7 +1455,8 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
                     quantity.unit in ("mg", "mcg", "g", "iu")):
                 quantity = dataclasses.replace(quantity, role="")  # 'target 16 mg daily'
             if quantity.role in ("from", "reference", "duration", "after", "other_period",
-                                 "delta", "additional", "date", "later", "approximate") or (
+                                 "delta", "additional", "date", "later", "approximate",
+                                 "factor") or (
                     quantity.role == "total" and not amount.limit) or (
                     quantity.role == "limit" and not amount.limit) or (
                     amount.scheduled_only and not regimen and not quantity.daily):

@@ -33,9 +33,12 @@ _TABLETS = re.compile(
     # 'four of the 200 milligram tablets', '200 mg tab x 4': the count taken of a strength
     rf"|(?P<n4>{_COUNT})\s+of\s+(?:the|his|her|their)\s+(?P<s4>{_NUMBER})[\s-]*"
     rf"(?P<u4>mg|mcg|g|milligrams?)\s+{_TABLET}"
-    rf"|(?P<s5>{_NUMBER})[\s-]*(?P<u5>mg|mcg|g)\s+{_TABLET}\s*[x\u00d7]\s*(?P<n5>{_COUNT})\b",
+    rf"|(?P<s5>{_NUMBER})[\s-]*(?P<u5>mg|mcg|g)\s+{_TABLET}\s*[x\u00d7]\s*(?P<n5>{_COUNT})\b"
+    # '5 tabs of 3 mg': the count of tablets of a strength
+    rf"|\b(?P<n6>{_COUNT})\s+{_TABLET}\s+of\s+(?P<s6>{_NUMBER})[\s-]*(?P<u6>mg|mcg|g)\b",
     re.IGNORECASE)
-_TABLET_GROUPS = tuple(tuple(f"{kind}{i}" for i in ("", "2", "3", "4", "5")) for kind in "nsu")
+_TABLET_GROUPS = tuple(tuple(f"{kind}{i}" for i in ("", "2", "3", "4", "5", "6"))
+                       for kind in "nsu")
 _DIMENSIONS_OF = re.compile(rf"(?<![\w.])(?P<a>{_NUMBER})\s*(?:cm|mm)?\s*[x\u00d7]\s*"
                             rf"(?P<b>{_NUMBER})"
                             rf"(?:\s*(?:cm|mm)?\s*[x\u00d7]\s*(?P<c>{_NUMBER}))?\s*(?P<u>cm|mm)\b",
@@ -130,7 +133,8 @@ class Quantity:
     """'from' (the old value of a change), 'limit' (a maximum or threshold), 'reference'
     (a normal range or goal), 'duration' ('x 8 weeks'), 'after' (a time counted from another
     event: '4 weeks after therapy'), 'additional' ('3 more months'), 'total' ('total 1,500
-    mg'), 'delta' (a change: 'lower by 37.5 mg'), 'approximate' ('about 9'), 'later' (a
+    mg'), 'delta' (a change: 'lower by 37.5 mg'), 'approximate' ('about 9'), 'factor' (the
+    per-kg factor of a weight calculation: '68 kg x 0.2 mg = 13.6 mg'), 'later' (a
     later step of a taper written with arrows), 'date' (a calendar date,
     as days from today), 'other_period' (a rate over 48 h beside one per 24 h), or '' (the
     value stated)."""
@@ -341,6 +345,11 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
         found.append(Quantity(_number(match.group("a")), unit, match.start(), end,
                               secondary=_number(match.group("b"))))
         taken.append((match.start(), end))
+    for match in _REPEAT_DAY.finditer(clause):  # 'repeat 15 mg on day 7': a time from now
+        high = _number(match.group("high")) if match.group("high") else None
+        found.append(Quantity(_number(match.group("day")), "d", match.start("at"), match.end(),
+                              high=high))
+        taken.append((match.start("at"), match.end()))
     for match in _VALUE.finditer(clause):
         if any(a <= match.start("num") < b for a, b in taken) or _ORDINAL.match(
                 clause, match.end("num")):
@@ -374,6 +383,12 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
     return tuple(_then_trend(clause, _roles(clause, _ranges(clause, found))))
 
 
+# The day of a course a repeat is given on ('repeat 15 mg on day 7', 'second dose day 7-14'):
+# days from the first dose, which is now.
+_REPEAT_DAY = re.compile(r"\b(?:repeat\w*|re-?appl\w*|re-?dos\w*|again|second|2nd)\b"
+                         r"[^.;:()]{0,30}?(?P<at>\b(?:on\s+)?day\s+(?P<day>[2-9]|1[0-9]|2[0-8])"
+                         r"(?:\s*(?:-|to)\s*(?P<high>[2-9]|1[0-9]|2[0-8]))?)(?!\w|\.\d)",
+                         re.IGNORECASE)
 _RELATIVE_DAYS = {"tomorrow": (1.0, "d"), "next week": (1.0, "wk"), "next month": (1.0, "mo")}
 _RELATIVE_DAY = re.compile(r"(?<!\w)(tomorrow|next week|next month)(?!\w)", re.IGNORECASE)
 
@@ -535,6 +550,10 @@ _DOSE_CHANGED_BACK = re.compile(r"\b(?:increas|rais|decreas|reduc|lower|titrat|g
                                 r"(?:down\s+|up\s+)?to\s*$", re.IGNORECASE)
 
 
+_FACTOR_BEFORE = re.compile(r"\d\s*(?:kg|kilograms?)\s*[x*\u00d7]\s*$", re.IGNORECASE)
+_FACTOR_AFTER = re.compile(r"\s*(?:/\s*kg\s*)?(?:=|->)")
+
+
 def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
     """Mark each quantity's role from the words just before it; in 'from 75 to 88 mcg' the
     old value takes the unit of the new one."""
@@ -543,6 +562,10 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
     for index, quantity in enumerate(found):
         if quantity.role in ("date", "dimensions"):
             out.append(quantity)
+            continue
+        if _FACTOR_BEFORE.search(clause, 0, quantity.start) and _FACTOR_AFTER.match(
+                clause, quantity.end):  # '68 kg x 0.2 mg = 13.6 mg': the per-kg factor
+            out.append(replace(quantity, role="factor"))
             continue
         if index and re.match(r"^\s*(?:\([^)]*\))?\s*(?:->|=>)\s*$",
                               clause[found[index - 1].end:quantity.start]):

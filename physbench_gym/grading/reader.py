@@ -765,7 +765,9 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
     """A clause goes on about what the one before it measured ('PCE 10-year risk: 12.2%.'
     then 'Risk category: intermediate'); an answer goes on about its question ('What is his
     risk? - About 12.2%, intermediate'; 'Should he start a statin? - Yes.')."""
-    query = _QUERY_LINE.match(previous.text)
+    query = _QUERY_LINE.match(previous.text) or (  # '#4 Pharmacist suggested lindane' over
+        _REPORTED_PROPOSAL.match(previous.text)  # '- Not recommended: neurotoxic': a heading
+        if not previous.text.rstrip(" *_").endswith(".") else None)  # of what another proposed
     asked = previous.text.rstrip().endswith("?") or bool(query)
     if previous.section != clause.section and not asked:
         return clause
@@ -844,7 +846,7 @@ def _in_aside(text: str, at: int, start: int = 0) -> bool:
     return text.count("(", start, at) > text.count(")", start, at)
 
 
-_ANSWER = re.compile(r"\s*(yes|no|(?=not\s+(?:indicated|recommended|needed|necessary|advised|"
+_ANSWER = re.compile(r"[\s:]*(yes|no|(?=not\s+(?:indicated|recommended|needed|necessary|advised|"
                      r"warranted|today|now|yet|at this time|at present)\b))\b", re.IGNORECASE)
 # A heading that names what the referring clinician asked about ('#3 PCP query re oral
 # cephalexin'): the lines under it answer it.
@@ -1562,6 +1564,12 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
         use = doc.char_span(match.start(1), match.end(1))
         if use is not None and use.start not in taken:
             sides.setdefault((use.start, use.end, "start"), set()).add("before")
+    for match in _REPEAT_DOSE.finditer(doc.text):
+        repeat = doc.char_span(match.start(1), match.end(1))
+        if repeat is not None and not any(i in taken for i in range(repeat.start, repeat.end)) and (
+                not _EVENT_PREPOSITION.search(doc.text, 0, match.start())):  # not 'review him
+            sides.setdefault((repeat.start, repeat.end, "order"), set()).add("before")  # 4
+            # weeks after the second dose': the dose is the event the time counts from
     spans = [Span(doc, start, end, label=f"{kind}|{'both' if len(found) > 1 else found.pop()}")
              for (start, end, kind), found in sides.items()]
     kept = filter_spans(spans)
@@ -1587,6 +1595,15 @@ _IMPERATIVE_USE = re.compile(
     r"(?:^|[.;:!?]\s+|\n\s*|[-*•]\s+|\b(?:please|then|instead|I would|I'd|we will|we'll|I will|"
     r"I'll|we would|we'd)\s+)(use)\s+(?!of\b|caution|care|judgment|judgement)",
     re.IGNORECASE)
+# 'and a second 15 mg dose 7 days later', 'the same 15 mg again in 14 days': the repeat of
+# a dose named as a noun, ordered like 'repeat'.
+_REPEAT_DOSE = re.compile(
+    r"\b(?:an?|the|then|and)\s+((?:second|2nd|repeat)\s+(?:(?:\d+(?:\.\d+)?)[\s-]*"
+    r"(?:mg|mcg|g|milligrams?|micrograms?)\s+)?(?:dose|application)"
+    r"|same\s+(?:\d+(?:\.\d+)?[\s-]*(?:mg|mcg|g|milligrams?|micrograms?)\s+|dose\s+)?again)\b",
+    re.IGNORECASE)
+_EVENT_PREPOSITION = re.compile(r"\b(?:after|following|since|before|post|until|from|of|with|"
+                                r"at|by|to)\s+$", re.IGNORECASE)
 # What opens a listed item before its words: '(1) ', '3) ', 'b) ', '- ' (or nothing).
 LIST_MARK = re.compile(r"\s*(?:\(?\d{1,2}[.)]|\(?[a-z]\)|[-*])?\s*")
 _LOAD_BEFORE = frozenset({"a", "the", "large", "heavy", "high", "big", "salt", "sodium",
@@ -1937,6 +1954,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         end = answer if answer >= 0 else len(text)
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     if m.start < end else m for m in mentions]
+    elif proposed := _REPORTED_PROPOSAL.match(text):  # '#4 Pharmacist suggested lindane':
+        answer = _QUESTION_END.search(text, proposed.end())  # another's proposal, retold
+        end = answer.start() if answer else len(text)
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
+                    if proposed.start() <= m.start < end else m for m in mentions]
     elif asked := _REPORTED_QUESTION.match(text) or _ASKED_IN_PASSING.search(text):
         # 'You asked whether he should remain on metformin', '..., referred by her PCP, who
         # asks whether to add clonazepam': nor does a retold one
@@ -2154,6 +2176,15 @@ _REPORTED_QUESTION = re.compile(
     r"(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been|am|are)\s+(?:being\s+)?asked|"
     r"(?:the\s+|your\s+)?(?:question|consult\s+question)\s+(?:is|was))\s+(?:me\s+)?"
     r"(?:whether|if|about|what|how|when|which|why)\b", re.IGNORECASE)
+# What another clinician or the family proposed, retold: '#4 Pharmacist suggested lindane',
+# 'The PCP recommended another prednisone burst' (not the consultant's own plan).
+_REPORTED_PROPOSAL = re.compile(
+    r"^\W*(?:#?\d+[.)]?\s*)?(?:the\s+|her\s+|his\s+|their\s+|your\s+)?(?:pharmacist|pcp|"
+    r"primary\s+care(?:\s+(?:provider|physician|doctor|clinician|team))?|urgent\s+care|ed|er|"
+    r"emergency\s+department|referring\s+\w+|family|patient|daughter|son|wife|husband|"
+    r"partner|nurse|dr\.?\s+\w+)\s+(?:has\s+|had\s+)?(?:suggested|suggests|proposed|proposes|"
+    r"recommended|recommends|raised|mentioned|wanted|wants|requested|requests)\b",
+    re.IGNORECASE)
 _ASKED_IN_PASSING = re.compile(r"\b(?:who|and)\s+(?:has\s+)?(?:asks|asked|wonders|wondered|"
                                r"wants\s+to\s+know)\s+(?:me\s+|us\s+)?(?:whether|if|about)\b",
                                re.IGNORECASE)

@@ -3324,3 +3324,55 @@ _NWW_DX = "Assessment: this is a statin-associated myopathy. "
 def test_reader_nww_reads_red_flag_destinations_denied_diagnosis_lists_and_reexposure(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+IVERMECTIN_15_NOW = {"note_decision": {"concept": ["ivermectin"], "action": ["start"],
+                                       "dose": {"min": 12.2, "max": 17, "unit": "mg"}}}
+IVERMECTIN_REPEAT_7_14 = {"note_decision": {"concept": ["ivermectin"],
+                                            "action": ["start", "order"],
+                                            "timing": {"min": 7, "max": 14, "unit": "d"},
+                                            "dose_required": False}}
+NO_LINDANE = {"note_decision": {"concept": ["lindane"], "action": ["avoid", "stop"]}}
+NO_PREDNISONE = {"note_decision": {"concept": ["prednisone"], "action": ["avoid", "stop"]}}
+NO_PREDNISONE_PLANNED = {"note_never": {"concept": ["prednisone"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a repeat written as a noun ('a second 15 mg dose') is ordered like 'repeat', and an
+    # amount of time before 'later' is when it is given, not a contingency
+    (IVERMECTIN_REPEAT_7_14, "Ivermectin 15 mg PO now, and a second 15 mg dose 7 days later.",
+     True),
+    (IVERMECTIN_REPEAT_7_14, "Ivermectin 15 mg PO now, and a second 15 mg dose 3 days later.",
+     False),
+    # the day of the course a repeat falls on ('repeat 15 mg on day 7') is its time from now
+    (IVERMECTIN_REPEAT_7_14, "Ivermectin 15 mg PO once today, repeat 15 mg on day 7.", True),
+    (IVERMECTIN_REPEAT_7_14, "Ivermectin 15 mg PO once today, repeat 15 mg on day 3.", False),
+    # a tablet count of a strength ('5 tabs of 3 mg') is the dose it makes, and the per-kg
+    # factor of a weight calculation ('68 kg x 0.2 mg = 13.6 mg') is no dose
+    (IVERMECTIN_15_NOW, "Ivermectin PO: 200 mcg/kg x 68 kg -> 13.6 mg -> 15 mg (5 tabs of 3 mg) "
+     "today -> repeat 15 mg in 1 week.", True),
+    (IVERMECTIN_15_NOW, "Ivermectin PO 6 mg (2 tabs of 3 mg) today -> repeat 6 mg in 1 week.",
+     False),
+    (IVERMECTIN_15_NOW, "Ivermectin 200 ug/kg PO: 68 kg x 0.2 mg = 13.6 mg -> 15 mg today.",
+     True),
+    (IVERMECTIN_15_NOW, "Ivermectin 200 ug/kg PO: 68 kg x 0.2 mg = 13.6 mg -> 21 mg today.",
+     False),
+    # another clinician's proposal, retold as a heading, is no plan; the answer under it
+    # turns it down
+    (NO_LINDANE, "#4 Pharmacist suggested lindane\n- Not recommended: neurotoxic.\n", True),
+    (NO_LINDANE, "#4 Pharmacist suggested lindane\n- Reasonable: neurotoxic but effective.\n",
+     False),
+    # ': No.' in a table's answer cell turns down the drug the row asks about
+    (NO_PREDNISONE, "## Plan\n| | Recommendation |\n|---|---|\n| Prednisone? | **No.** Masks "
+     "the infestation. |\n", True),
+    (NO_PREDNISONE, "## Plan\n| | Recommendation |\n|---|---|\n| Prednisone? | **Yes.** "
+     "40 mg for 5 days. |\n", False),
+    # a 'Treatment' column under a history heading ('## Treatment so far') reports
+    (NO_PREDNISONE_PLANNED, "## Treatment so far\n\n| Treatment | Detail |\n|---|---|\n"
+     "| Prednisone | 40 mg/d x 5 d (urgent care) |\n", True),
+    (NO_PREDNISONE_PLANNED, "## Plan\n\n| Treatment | Detail |\n|---|---|\n"
+     "| Prednisone | 40 mg/d x 5 d |\n", False),
+])
+def test_reader_ppr_reads_repeat_doses_day_n_tablet_counts_factors_and_proposals(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

@@ -62,19 +62,15 @@ Plan:
      "the last 3 days hot and tumble dry hot. No prednisone burst. Avoid lindane."),
     # Reader gaps: each should pass.
     pytest.param((None, "Scabies. Ivermectin 15 mg PO now, and a second 15 mg dose 7 days later."
-                  + _REST), id="n_days_later", marks=pytest.mark.xfail(
-                     strict=True, reason="'a second 15 mg dose 7 days later' is no timing")),
+                  + _REST), id="n_days_later"),
     pytest.param((None, "Scabies. Ivermectin 15 mg PO once today, repeat 15 mg on day 7." + _REST),
-                 id="on_day_n", marks=pytest.mark.xfail(
-                     strict=True, reason="'repeat 15 mg on day 7' is no timing")),
+                 id="on_day_n"),
     pytest.param((None, "Scabies. Ivermectin 3 mg tablets: take 5 tablets (15 mg) today and 5 "
                         "tablets again in 7 days." + _REST),
                  id="tablet_strength", marks=pytest.mark.xfail(
                      strict=True, reason="the tablet strength '3 mg tablets' is read as a dose")),
     pytest.param((None, "Scabies. Ivermectin 200 ug/kg PO: 68 kg x 0.2 mg = 13.6 mg -> 15 mg today, "
-                        "repeat in 7 days." + _REST),
-                 id="per_kg_factor", marks=pytest.mark.xfail(
-                     strict=True, reason="the factor of a weight calculation is read as a dose")),
+                        "repeat in 7 days." + _REST), id="per_kg_factor"),
     pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
                         "same time. Wash bedding hot. Q: another prednisone burst? A: No. Avoid "
                         "lindane."),
@@ -82,16 +78,12 @@ Plan:
                      strict=True, reason="'Q: <drug>? A: No.' is not read as an avoid decision")),
     pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
                         "same time. Wash bedding hot. No prednisone. The pharmacist suggested "
-                        "lindane; not recommended, it is neurotoxic."),
-                 id="reported_speech", marks=pytest.mark.xfail(
-                     strict=True, reason="'the pharmacist suggested lindane' is read as a plan")),
+                        "lindane; not recommended, it is neurotoxic."), id="reported_speech"),
     pytest.param((None, "Scabies. Ivermectin 15 mg PO on day 1 and day 8." + _REST),
                  id="day_numbered", marks=pytest.mark.xfail(
                      strict=True, reason="a day-numbered schedule ('day 1 and day 8') is no timing")),
     pytest.param((UNTREATED_68, "Scabies. Permethrin 5% cream tonight, wash off after 8-14 "
-                                "hours; reapply permethrin 7 days later." + _REST),
-                 id="days_later", marks=pytest.mark.xfail(
-                     strict=True, reason="'7 days later' is not read as a timing")),
+                                "hours; reapply permethrin 7 days later." + _REST), id="days_later"),
 ]
 CORRECT.insert(0, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the same "
                "time. Wash bedding hot. No prednisone. Avoid lindane. For itch that lingers after "
