@@ -273,6 +273,7 @@ def _read(text: str, today: date | None = None) -> Note:
                 dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                 for m in clause.mentions))
         same_line = clauses[-1:] if index and units[index - 1][1] is line else []
+        clause = _slash_names_share_dose(clause)
         clause = _resolve_elided_drug(clause, clauses[-6:], same_line, cues,
                                       problem_drugs if line.kind == "item" else ())
         clause = _step_told_as_a_risk(clause)
@@ -592,6 +593,24 @@ _RISK_PREDICATE = re.compile(r"[^;:]{0,60}?(?:\b(?:is|are|would be|will be)\s+(?
                              r"(?:set-?up|recipe|risky|dangerous|unsafe|high-risk)\b|->\s*"
                              r"(?:increase|higher|more|greater)\b[^;:]{0,20}\brisk)",
                              re.IGNORECASE)
+
+
+def _slash_names_share_dose(clause: Clause) -> Clause:
+    """'Prednisolone/prednisone 60 mg once daily': two names of one drug joined by a slash
+    are one mention, and the first takes the dose, schedule and verbs written after the
+    second (not 'amlodipine/benazepril', two drugs)."""
+    mentions = list(clause.mentions)
+    for i in range(len(mentions) - 2, -1, -1):
+        first, second = mentions[i], mentions[i + 1]
+        if first.group == second.group == "drug" and first.concepts == second.concepts and (
+                not first.quantities and second.quantities) and first.action is None and (
+                clause.text[first.end:second.start].strip() == "/"):
+            mentions[i] = dataclasses.replace(
+                first, quantities=second.quantities, action=second.action,
+                later=second.later, statuses=first.statuses | second.statuses,
+                deciding=first.deciding or second.deciding)
+    return dataclasses.replace(clause, mentions=tuple(mentions)) if (
+        mentions != list(clause.mentions)) else clause
 
 
 def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list[Clause],

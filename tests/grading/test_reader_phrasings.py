@@ -3257,6 +3257,8 @@ PLATELETS_GRADE_2 = {"note_category": {
     "others": ["platelet_grade_1", "platelet_grade_3", "platelet_grade_4"]}}
 STOP_APIXABAN_FOR_GOOD = {"note_decision": {"concept": ["apixaban"], "action": ["stop"],
                                             "permanent": True}}
+START_PREDNISONE_60 = {"note_decision": {"concept": ["prednisone"], "action": ["start"],
+                                         "dose": {"min": 50, "max": 70, "unit": "mg"}}}
 
 
 @pytest.mark.parametrize(("spec", "note", "passed"), [
@@ -3285,6 +3287,11 @@ STOP_APIXABAN_FOR_GOOD = {"note_decision": {"concept": ["apixaban"], "action": [
      "- Permanently discontinue (recurrent GI bleed).\n", True),
     (STOP_APIXABAN_FOR_GOOD, "#1 Apixaban therapy\n- Reviewed.\n#2 GI bleed\n"
      "- Permanently discontinue (recurrent GI bleed).\n", False),
+    # two names of one drug joined by a slash share the dose written after the second
+    (START_PREDNISONE_60, "Steroids: start now. Prednisolone/prednisone 60 mg once daily for "
+     "14 days, then taper.", True),
+    (START_PREDNISONE_60, "Steroids: start now. Prednisolone/prednisone 20 mg once daily for "
+     "14 days, then taper.", False),
 ])
 def test_reader_adc_grade_after_diagnosis_arrow_lines_adverb_participle_heading_drug(
         grade, spec, note, passed):
