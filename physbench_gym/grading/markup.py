@@ -574,7 +574,8 @@ def lines(note: str) -> tuple[Line, ...]:
             out.append(Line(text, line_section, "item"))
         elif (out and out[-1].kind == "item" and not paragraph and not label and item_goes_on
               and (raw_line[:1] == " " or not out[-1].text.rstrip().endswith((".", ":", "!",
-                                                                              "?")))):
+                                                                              "?")))
+              and not _arrow_statements(out[-1].text, raw_line, text)):
             out[-1] = Line(f"{out[-1].text} {text}", out[-1].section, "item")
         elif (label or _ARROW_LABEL.match(text)) and not (
                 paragraph and text[:1].islower() and paragraph[-1][-1:].isalpha()
@@ -616,6 +617,14 @@ def _mark_contingent(found: tuple[Line, ...]) -> tuple[Line, ...]:
             line = dataclasses.replace(line, contingent=True)
         out.append(line)
     return tuple(out)
+
+
+def _arrow_statements(item: str, raw_line: str, text: str) -> bool:
+    """'=> T-DXd pneumonitis -> CTCAE G2' over 'XRT fibrosis stable -> not it.': in arrow
+    shorthand each unindented line that opens with a capital and draws its own arrow is a
+    statement of its own, not the wrapped end of the item above it."""
+    return (raw_line[:1] not in " \t" and text[:1].isupper() and "->" in text
+            and "->" in item)
 
 
 _ARROW_LABEL = re.compile(r"[A-Za-z][\w /&'.,()-]{0,30}?\s*->\s")

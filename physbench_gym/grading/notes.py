@@ -788,8 +788,11 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
     note = read_in_context(ctx, text)
     wanted, others = set(args.category), set(args.others)
     assigned, wrong = False, ""
+    previous: Clause | None = None
     for clause in note:
-        if not _names_any(clause, args.subject):
+        before, previous = previous, clause
+        if not _names_any(clause, args.subject) and not _bare_category_after(
+                clause, before, args.subject, wanted | others):
             continue
         subject_starts = {m.start for m in clause.mentions
                           if not set(args.subject).isdisjoint(m.concepts)}
@@ -828,6 +831,20 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
     if assigned:
         return CheckpointResult(True, f"states '{label}'")
     return CheckpointResult(False, f"does not state '{label}'")
+
+
+def _bare_category_after(clause: Clause, before: Clause | None, subject: list[str],
+                         levels: set[str]) -> bool:
+    """'T-DXd pneumonitis, probable.' then '- CTCAE grade 2: symptomatic ...' or 'Grade:
+    CTCAE grade 2.': a clause that names a category and nothing else grades what the clause
+    right before it (same section) diagnosed; not after 'Not radiation fibrosis.', and only
+    when it names its scale ('grade', 'stage'): a bare '"High"' grades nothing."""
+    return before is not None and before.section == clause.section and bool(
+        clause.mentions) and not _CATEGORY_HEADS.isdisjoint(
+        re.findall(r"[a-z]+", clause.text.lower())) and all(not levels.isdisjoint(m.concepts)
+                                 for m in clause.mentions) and any(
+        not set(subject).isdisjoint(m.concepts) and not m.negated
+        for m in before.mentions)
 
 
 # A value put above or below a cut-off written beside it: its category on a two-sided scale.

@@ -246,6 +246,7 @@ def _read(text: str, today: date | None = None) -> Note:
     # aldosterone and renin' hedges the finding sought, not the plan line
     clauses = []
     problem: tuple[Line | None, frozenset[str]] = (None, frozenset())  # '#2 PSA 6.3 flagged'
+    problem_drugs: tuple[Mention, ...] = ()  # '#2 Apixaban' over '- Stop (bleeding).'
     for index, ((clause_text, line), start) in enumerate(zip(units, starts, strict=False)):
         end = start + len(clause_text)
         past_asides = tuple((a.start(), a.end()) for a in _PARENTHETICAL.finditer(clause_text)
@@ -273,7 +274,9 @@ def _read(text: str, today: date | None = None) -> Note:
                 dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                 for m in clause.mentions))
         same_line = clauses[-1:] if index and units[index - 1][1] is line else []
-        clause = _resolve_elided_drug(clause, clauses[-6:], same_line, cues)
+        clause = _slash_names_share_dose(clause)
+        clause = _resolve_elided_drug(clause, clauses[-6:], same_line, cues,
+                                      problem_drugs if line.kind == "item" else ())
         clause = _step_told_as_a_risk(clause)
         clause = _resolve_bare_value(clause, clauses[-12:])
         clause = _resolve_bare_ratio(clause, clauses[-12:])
@@ -304,6 +307,10 @@ def _read(text: str, today: date | None = None) -> Note:
                     *(m.concepts for m in lead.mentions)))
                 clause = _values_of_run_in_label(clause, lead)
         if line.kind != "item":
+            if problem[0] is not line:
+                problem_drugs = tuple(m for m in clause.mentions if m.group == "drug"
+                                      and not m.negated and m.action is None
+                                      ) if _PROBLEM_HEADING.match(line.text) else ()
             problem = (line, frozenset().union(*(m.concepts for m in clause.mentions
                                                  if m.group == "test"))
                        if _PROBLEM_HEADING.match(line.text) else frozenset()) if (
@@ -572,7 +579,8 @@ _FORWARD_LOOKING = re.compile(r"\b(?:from tomorrow|tomorrow|from day \d+|day \d+
 _SUBJECTLESS = re.compile(r"\s*(?:(?:on reflection|on second thought|in the end|actually|"
                           r"however|that said|after all),?\s+)?"
                           r"(?:(?:may|might|can|could|should|will|would|must|be|been|then|also|"
-                          r"and|but|to|please|it|this|or|otherwise|alternatively,?|instead,?)\s+)*",
+                          r"and|but|to|please|it|this|or|otherwise|alternatively,?|instead,?|"
+                          r"permanently|temporarily|immediately)\s+)*",
                           re.IGNORECASE)
 # 'Alternatively, continue the current dose': another option for the drug just discussed.
 _ALTERNATIVE_OPENING = re.compile(r"\s*(?:or|otherwise|alternatively|instead)\b", re.IGNORECASE)
@@ -608,11 +616,32 @@ _RISK_PREDICATE = re.compile(r"[^;:]{0,60}?(?:\b(?:is|are|would be|will be)\s+(?
                              re.IGNORECASE)
 
 
+def _slash_names_share_dose(clause: Clause) -> Clause:
+    """'Prednisolone/prednisone 60 mg once daily': two names of one drug joined by a slash
+    are one mention, and the first takes the dose, schedule and verbs written after the
+    second (not 'amlodipine/benazepril', two drugs)."""
+    mentions = list(clause.mentions)
+    for i in range(len(mentions) - 2, -1, -1):
+        first, second = mentions[i], mentions[i + 1]
+        if first.group == second.group == "drug" and first.concepts == second.concepts and (
+                not first.quantities and second.quantities) and first.action is None and (
+                clause.text[first.end:second.start].strip() == "/"):
+            mentions[i] = dataclasses.replace(
+                first, quantities=second.quantities, action=second.action,
+                later=second.later, statuses=first.statuses | second.statuses,
+                deciding=first.deciding or second.deciding)
+    return dataclasses.replace(clause, mentions=tuple(mentions)) if (
+        mentions != list(clause.mentions)) else clause
+
+
 def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list[Clause],
-                         cues: list[tuple[int, str]]) -> Clause:
+                         cues: list[tuple[int, str]],
+                         heading_drugs: tuple[Mention, ...] = ()) -> Clause:
     """'Buprenorphine 4 mg SL now ... Day 2 onward: 16 mg once daily': a dose written with no
     drug, in the same section right after a drug was named, is that drug's; so is a plan verb
-    after a semicolon ('Atorvastatin 20 mg - safe; may be paused for 6 weeks')."""
+    after a semicolon ('Atorvastatin 20 mg - safe; may be paused for 6 weeks'), and a verb with
+    no object in an item under a problem heading that names a drug ('#2 Apixaban' over
+    '- Stop (bleeding).')."""
     if previous and previous[-1].text.rstrip(" *_").endswith("?") and any(
             m.group == "drug" for m in previous[-1].mentions) and not any(
             m.group == "drug" for m in clause.mentions):
@@ -627,6 +656,7 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
             clause.text, clause.actions[0].start + len(clause.actions[0].text)):
         line_drugs = _planned_drug(previous, clause.section) if same_line or (
             clause.section == "plan" and clause.actions[0].kind in _COURSE_VERBS) else []
+        line_drugs = line_drugs or list(heading_drugs)
     if clause.actions and clause.actions[0].kind == "resume" and not clause.actions[0].negated:
         held = [m for c in reversed(near) for m in c.mentions if m.group == "drug"
                 and m.decision == "stop" and c.section == clause.section][:1]
@@ -3216,7 +3246,9 @@ _COPULA_GAP = frozenset({"is", "are", "was", "has", "have", "had", "been", "be",
                          "remains", "remain", "stays", "seems",
                          "therefore", "thus", "also", "clearly", "now",
                          "still", "currently", "absolutely", "relatively", "generally", "so",
-                         "definitely", "strictly", "both", "all"})
+                         "definitely", "strictly", "both", "all",
+                         # 'Apixaban permanently discontinued': how, not what
+                         "permanently", "temporarily", "immediately", "indefinitely"})
 # 'Skin-prick testing to common foods is reasonable': a short phrase that narrows the subject.
 _SUBJECT_MODIFIER = re.compile(r"(?:to|for|of|against|in|on|from)\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)"
                                r"{0,2}", re.IGNORECASE)

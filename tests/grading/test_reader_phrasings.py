@@ -3376,3 +3376,49 @@ NO_PREDNISONE_PLANNED = {"note_never": {"concept": ["prednisone"]}}
 def test_reader_ppr_reads_repeat_doses_day_n_tablet_counts_factors_and_proposals(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+PLATELETS_GRADE_2 = {"note_category": {
+    "subject": ["immune_thrombocytopenia"], "category": ["platelet_grade_2"],
+    "others": ["platelet_grade_1", "platelet_grade_3", "platelet_grade_4"]}}
+STOP_APIXABAN_FOR_GOOD = {"note_decision": {"concept": ["apixaban"], "action": ["stop"],
+                                            "permanent": True}}
+START_PREDNISONE_60 = {"note_decision": {"concept": ["prednisone"], "action": ["start"],
+                                         "dose": {"min": 50, "max": 70, "unit": "mg"}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a grade on its own line or sentence, naming nothing else, grades the diagnosis right
+    # before it; not after a clause about something else
+    (PLATELETS_GRADE_2, "A: Immune-related thrombocytopenia, probable (work-up pending).\n"
+     "- CTCAE GRADE 2: symptomatic, limits activity.\n", True),
+    (PLATELETS_GRADE_2, "**Diagnosis:** immune-related thrombocytopenia, probable.\n"
+     "**Grade:** CTCAE **grade 2**.\n", True),
+    (PLATELETS_GRADE_2, "A: Immune-related thrombocytopenia, probable (work-up pending).\n"
+     "- CTCAE GRADE 3: symptomatic, limits self-care.\n", False),
+    (PLATELETS_GRADE_2, "A: Immune-related thrombocytopenia, probable.\n"
+     "- Not drug fever.\n- CTCAE GRADE 2.\n", False),
+    # arrow shorthand: an unindented capitalised line with its own arrow is a new statement,
+    # not the wrapped end of the arrow item above it
+    (PLATELETS_GRADE_2, "Recs\n\nPlt 60 on 3/6 -> no bleeding\n"
+     "=> immune thrombocytopenia, probable -> CTCAE G2\n"
+     "Heparin exposure none -> not HIT.\n", True),
+    # 'X permanently discontinued': an adverb between the drug and its participle
+    (STOP_APIXABAN_FOR_GOOD, "Plan:\n- Apixaban permanently discontinued for major GI bleeding; "
+     "do not restart.\n", True),
+    (STOP_APIXABAN_FOR_GOOD, "Plan:\n- Apixaban temporarily discontinued for major GI bleeding.\n",
+     False),
+    # a problem heading that names a drug is the object of a verb with none in its items
+    (STOP_APIXABAN_FOR_GOOD, "#1 GI bleed\n- Transfuse to Hb > 7.\n#2 Apixaban therapy\n"
+     "- Permanently discontinue (recurrent GI bleed).\n", True),
+    (STOP_APIXABAN_FOR_GOOD, "#1 Apixaban therapy\n- Reviewed.\n#2 GI bleed\n"
+     "- Permanently discontinue (recurrent GI bleed).\n", False),
+    # two names of one drug joined by a slash share the dose written after the second
+    (START_PREDNISONE_60, "Steroids: start now. Prednisolone/prednisone 60 mg once daily for "
+     "14 days, then taper.", True),
+    (START_PREDNISONE_60, "Steroids: start now. Prednisolone/prednisone 20 mg once daily for "
+     "14 days, then taper.", False),
+])
+def test_reader_adc_grade_after_diagnosis_arrow_lines_adverb_participle_heading_drug(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

@@ -226,32 +226,40 @@ def test_reader_gap_passive_it_rechallenge():
     assert grade_note(TASK, note)["tdxd_decision_documented"] is False
 
 
-# Correct grade 2 notes the reader misgrades (review findings 6 and 7, dev notes c01, c03, c04,
-# c08, c09, c10): reported as reader gaps.
+# Correct grade 2 phrasings the reader still misgrades (review findings 6 and 7; the dev notes
+# c01, c03, c04, c08, c09 and c10 are read since rf-adc_pulmonary_toxicity): reader gaps.
 G2_READER_GAPS = [
     # a passive '<drug> should be permanently discontinued' after an inline 'Plan:' label
     G2.replace("Plan: " + G2_STOP, "Plan: T-DXd should be permanently discontinued."),
-    # a subjunctive 'recommend that <drug> be discontinued' is read as endorsing the drug
-    G2.replace(G2_STOP, "We recommend that T-DXd be permanently discontinued."),
     # the noun 'permanent discontinuation of <drug>' is no stop
     G2.replace(G2_STOP, "Permanent discontinuation of T-DXd (no rechallenge)."),
-    # a verbless participle 'X permanently discontinued for grade 2 ILD; do not rechallenge'
-    G2.replace(G2_STOP, "Trastuzumab deruxtecan permanently discontinued for grade 2 ILD; do "
-                        "not rechallenge."),
     # the grade as a table cell below the diagnosis (dev note c04 writes '**Grade:** CTCAE
     # **grade 2**.' on its own line)
     G2.replace(", grade 2 (symptomatic, limits IADLs, SpO2 94% RA, no O2)", "") + "\n\n| Item "
     "| Value |\n|---|---|\n| CTCAE grade | 2 (symptomatic, limits IADLs, no O2) |",
-    # two names of one drug joined by a slash on a verbless line after 'start now' (dev c10;
-    # 'Prednisone 60 mg ...' on the same line passes)
-    G2.replace(G2_PRED, "Steroids: start now. Prednisolone/prednisone 60 mg once daily for a "
-                        "minimum of 14 days, then a gradual wean over at least 4 weeks."),
 ]
 
 
 @pytest.mark.xfail(strict=True, reason="note reader misreading, reported")
 @pytest.mark.parametrize("note", G2_READER_GAPS)
 def test_grade_2_reader_gaps(note):
+    assert all(grade_note(TASK, note).values())
+
+
+# Closed in the shared reader (rf-adc_pulmonary_toxicity): an adverb between the drug and its
+# participle ('X permanently discontinued', 'that X be permanently discontinued'); two names
+# of one drug joined by a slash share the dose (dev c10).
+G2_READ_NOW = [
+    G2.replace(G2_PRED, "Steroids: start now. Prednisolone/prednisone 60 mg once daily for a "
+                        "minimum of 14 days, then a gradual wean over at least 4 weeks."),
+    G2.replace(G2_STOP, "We recommend that T-DXd be permanently discontinued."),
+    G2.replace(G2_STOP, "Trastuzumab deruxtecan permanently discontinued for grade 2 ILD; do "
+                        "not rechallenge."),
+]
+
+
+@pytest.mark.parametrize("note", G2_READ_NOW)
+def test_grade_2_phrasings_read_now(note):
     assert all(grade_note(TASK, note).values())
 
 
