@@ -165,7 +165,7 @@ def trd_refill_review(values: dict[str, Any]) -> dict[str, Any]:
     # sertraline stays at 200 mg on every branch; a hedge to stop or switch it fails
     keep_sertraline = {"note_decision": {
         "concept": ["sertraline"], "action": ["continue"], "dose": {"value": 200, "unit": "mg"},
-        "opposite": ["stop", "switch", "decrease"], "strict": True,
+        "opposite": ["stop", "switch"], "strict": True,
         "label": "sertraline continued at 200 mg"}}
     plan = {"all": {"of": [keep_sertraline, plan]}}
     retrieval = [

@@ -761,6 +761,13 @@ ALLOWANCES = [
      "prefers."),
     ("neurological_weakness_workup", "statin rechallenge",
      "Atorvastatin could be restarted at 10 mg later as well."),
+    ("adc_pulmonary_toxicity", "T-DXd rechallenge",
+     "Rechallenge with trastuzumab deruxtecan at a reduced dose is a reasonable option once "
+     "the ILD resolves."),
+    ("adc_pulmonary_toxicity", "T-DXd rechallenge",
+     "Alternatively, T-DXd could be resumed at one dose level lower if she prefers."),
+    ("adc_pulmonary_toxicity", "steroid deferred",
+     "Prednisone may be held until the SARS-CoV-2 PCR returns if the team prefers."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -915,6 +922,8 @@ TURN_DOWNS = {
     "pregnancy_anemia_thalassemia": "No IV iron is needed, and prenatal diagnosis is not "
                                     "offered unless her partner is a carrier.",
     "neurological_weakness_workup": "Do not restart atorvastatin or try another statin.",
+    "adc_pulmonary_toxicity": "Do not rechallenge or resume trastuzumab deruxtecan, and do "
+                              "not delay prednisone for the infection work-up.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

@@ -852,9 +852,11 @@ def _answer_acts_on_asked_drug(clause: Clause, question: Clause,
         return clause
     asked = {m.concepts for m in question.mentions if m.group == "drug"}
     action = clause.actions[0]
+    after = action.start + len(action.text)
+    pronoun = _PRONOUN_AFTER_VERB.match(clause.text, after)  # 'Leave it at 0.5 mg twice daily'
     if len(asked) != 1 or not (_SUBJECTLESS.fullmatch(clause.text[:action.start])
                                or _REFUSAL_LEAD.fullmatch(clause.text[:action.start])) or not (
-            _NO_OBJECT.match(clause.text, action.start + len(action.text))):
+            _NO_OBJECT.match(clause.text, pronoun.end() if pronoun else after)):
         return clause
     if any(category == NEGATED and at < action.start for at, category in cues):
         action = dataclasses.replace(action, negated=True)  # 'Don't stop - ...'
@@ -867,6 +869,7 @@ def _answer_acts_on_asked_drug(clause: Clause, question: Clause,
     return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
 
 
+_PRONOUN_AFTER_VERB = re.compile(r"\s+(?:it|them)\b", re.IGNORECASE)
 _REFUSAL_LEAD = re.compile(r"\s*(?:please\s+)?(?:do not|don't|never)\s+", re.IGNORECASE)
 
 

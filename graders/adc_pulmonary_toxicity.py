@@ -24,7 +24,8 @@ from typing import Any
 
 RX = "http://www.nlm.nih.gov/research/umls/rxnorm|"
 LOINC = "http://loinc.org|"
-TDXD = [RX + "2267576"]
+# both RxCUIs openFDA lists for the Enhertu NDC 65597-406-01 (clinical and branded drug)
+TDXD = [RX + "2267576", RX + "2267581"]
 PREDNISONE = [RX + "312615", RX + "312617"]
 GRADES = ["platelet_grade_1", "platelet_grade_2", "platelet_grade_3", "platelet_grade_4"]
 NEVER = ["start", "resume", "continue", "increase", "endorse", "allow", "implicit"]

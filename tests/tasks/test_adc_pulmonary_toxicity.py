@@ -27,7 +27,7 @@ def test_canonical_values():
     assert (vals["pred_low"], vals["pred_high"], vals["pred_dose"]) == (52, 116, 60)
     assert vals["tdxd_mg"] == 313
     orders = vals["drug_orders"]["all"]["of"]
-    assert orders[0]["not_ordered"]["codes"] == [RX + "2267576"]
+    assert orders[0]["not_ordered"]["codes"] == [RX + "2267576", RX + "2267581"]
     assert orders[2]["ordered"]["dose"] == {"min": 52, "max": 116, "unit": "mg"}
 
 
