@@ -3290,6 +3290,13 @@ ORDER_HAND_FOOT_XRAYS = {"note_decision": {"concept": ["hand_foot_radiographs"],
      "both hands and both feet ordered for baseline erosions.\n", True),
     (ORDER_HAND_FOOT_XRAYS, "#1 Seropositive rheumatoid arthritis\n- Imaging: plain films of "
      "both hands and both feet ordered 3/2026, normal.\n", False),
+    # a bold title naming a score over a points table: the table's Total row is that score
+    (ACR_EULAR_10, "**2010 ACR/EULAR classification**\n\n| Domain | Finding | Points |\n"
+     "|---|---|---|\n| Joints | 16 joints | 5 |\n| Serology | high-positive RF | 3 |\n"
+     "| **Total** | | **10/10 -> criteria met (>= 6)** |\n", True),
+    (ACR_EULAR_10, "**2010 ACR/EULAR classification**\n\n| Domain | Finding | Points |\n"
+     "|---|---|---|\n| Joints | 16 joints | 5 |\n| Serology | high-positive RF | 3 |\n"
+     "| **Total** | | **9/10 -> criteria met (>= 6)** |\n", False),
 ])
 def test_reader_ias_score_out_of_maximum_needed_threshold_qweekly_imaging_order(
         grade, spec, note, passed):
