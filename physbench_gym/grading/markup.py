@@ -71,6 +71,12 @@ _RULE = re.compile(r"^\s*(?:[-*_=]\s*){3,}$")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _LABEL = re.compile(r"^\s*((?:\d+[-/]?(?=[A-Za-z]))?[A-Za-z][A-Za-z0-9/&()' -]{0,40}?)\s*:\s*(.*)$")
 _DATE = re.compile(r"\b(?:19|20)\d\d(?:-\d\d(?:-\d\d)?)?\b|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b")
+# A data label over an order, not a result: '- Imaging: plain films of both feet ordered'.
+_ORDER_ITEM = re.compile(r"\b(?:ordered|requested|booked|arranged|placed)\b(?!\s+(?:on|by|at)\b)",
+                         re.IGNORECASE)
+_RESULT_MARK = re.compile(r"\b(?:show\w*|reveal\w*|demonstrat\w*|unremarkable|normal|negative|"
+                          r"positive|pending|resulted|was|were|previously|prior|ago)\b|"
+                          r"\d{1,2}/\d{1,2}|\b(?:19|20)\d\d\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -535,8 +541,9 @@ def lines(note: str) -> tuple[Line, ...]:
             if section == "plan" and labelled == "avoid" and text:
                 out.append(Line(text, "avoid", "item" if bullet else "paragraph"))
                 continue  # 'AVOID: systemic corticosteroids' among the plan's lines
-            if section != "plan":
-                line_section = labelled
+            if section != "plan" and not (bullet and labelled == "data" and _ORDER_ITEM.search(
+                    text) and not _RESULT_MARK.search(text)):  # '- Imaging: films of both hands
+                line_section = labelled  # ordered' under a problem is the writer's order
                 if labelled == "avoid" and text and not bullet and text.rstrip().endswith("."):
                     # 'Excluded: nitrofurantoin (resistant); TMP-SMX (allergy).' lists what is
                     # avoided in one sentence; the next line is back in the section it was in

@@ -450,6 +450,9 @@ _REFERENCE_CONTEXT = re.compile(r"(?<!above )(?<!below )(?<!\bat )(?<!over )(?<!
                                 r"\b[^.;(),:]*$", re.IGNORECASE)
 # 'below the 1.8 ug/dL cut-off', 'the 10 HU threshold': a threshold named after its value.
 _CUTOFF_AFTER = re.compile(r"\s*(?:cut-?offs?|thresholds?|decision limit)\b", re.IGNORECASE)
+# 'well over the 6 needed', '(6 required for definite RA)': a bare count a rule asks for, a
+# threshold, not the patient's value.
+_NEEDED_AFTER = re.compile(r"\s*(?:points?\s+)?(?:needed|required|necessary)\b", re.IGNORECASE)
 # '18 mmol/L per 48 h' beside '8 mmol/L per 24 h': a rate over another period.
 _OTHER_PERIOD = re.compile(r"^\s*(?:mmol/l|meq/l|mmol|meq)?\s*(?:/|per|in|over|within|by)\s*"
                            r"(?:48|72|2 days|3 days|two days)\b", re.IGNORECASE)
@@ -602,9 +605,12 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
                 r"(?:\s+the)?|on\s+[a-z]+)\s*$", before,
                 re.IGNORECASE):
             role = ""
-        if not quantity.unit and (re.match(r"\s+of\s+\d", clause[quantity.end:])
-                                  or re.search(r"(?:^|[\s(])\d+\s+of\s+$", before)):
-            role = "count"  # 'typical organism in 3 of 3 sets': a tally, not a measure
+        if not quantity.unit and re.match(r"\s+of\s+\d", clause[quantity.end:]) and not (
+                _OUT_OF_MAXIMUM.match(clause, quantity.end)) or re.search(
+                    r"(?:^|[\s(])\d+\s+of\s+$", before) and quantity.unit not in _DIMENSIONS:
+            role = "count"  # 'typical organism in 3 of 3 sets': a tally, not a measure; but
+            # 'she scores 10 of 10 (joints 5, ...)' is a score out of its maximum (and the
+            # maximum of '9 of 10 points' no score)
         elif role == "limit" and (re.search(r"\bback\s+up\s+to\s*$", before, re.IGNORECASE)
                                   or _DOSE_CHANGED_BACK.search(before)):
             role = ""  # 'put it back up to 0.1 mg', 'increase it back to 16 mg': the new dose
@@ -641,7 +647,8 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
             role = "approximate"
         if not role and (_REFERENCE_CONTEXT.search(clause[max(0, quantity.start - 30):
                                                            quantity.start])
-                         or _CUTOFF_AFTER.match(after)):
+                         or _CUTOFF_AFTER.match(after)
+                         or not quantity.unit and _NEEDED_AFTER.match(after)):
             role = "reference"  # 'below the 1.8 ug/dL cut-off'
         if quantity.comparator and not role or not role and _OR_BEYOND.match(after):
             role = "limit"  # '< 30', 'at CrCl 30 or less'
@@ -649,6 +656,13 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
                             quantity.comparator, quantity.high, role, quantity.secondary,
                             quantity.daily))
     return out
+
+
+# 'scores 10 of 10 (joints 5, ...)', 'score: 7 of 10.': a score out of its maximum, the first
+# number its value; not '3 of 3 sets' or '2 of 4 joints', a tally of the things named after it.
+_OUT_OF_MAXIMUM = re.compile(r"\s+of\s+\d+(?:\.\d+)?(?=\s*(?:$|[.,;:()\[\]]|[-\u2013\u2014]\s|"
+                             r"\s(?:on|in|by|for|with|and|so|which|meets?|meeting|points?|pts?)\b))",
+                             re.IGNORECASE)
 
 
 # A spoken trend: 'was 238 a year ago, then 67 on February 17 and 58 on March 6'.
@@ -724,7 +738,7 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
          3 / 7),
         (r"(?:twice|two times|2 times) (?:a |per |each )?week|(?:twice|two times|2 times) weekly"
          r"|biw", 2 / 7),
-        (r"weekly|once (?:a|per|each) week|every week|q\s?(?:1\s?)?(?:w|wk|week)\b|"
+        (r"weekly|once (?:a|per|each) week|every week|q\s?(?:1\s?)?(?:w|wk|week)\b|qweekly|"
          r"every 7 days|/\s?(?:wk|week)|per week|a week|each week", 1 / 7),
         (r"yearly|annually|annual|once (?:a|per) year|every year|every 12 months|q\s?12\s?mo|"
          r"q\s?year", 1 / 365),

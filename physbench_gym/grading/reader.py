@@ -323,6 +323,7 @@ def _read(text: str, today: date | None = None) -> Note:
                 clause = _about_last_test(clause, clauses[_line_start(units, index):])
         if clauses:
             clause = _answer_acts_on_asked_drug(clause, clauses[-1], cues)
+            clause = _total_row_of_titled_table(clause, clauses)
         clause = _under_negating_label(clause, clauses[_line_start(units, index)]
                                        if index and units[index - 1][1] is line else clause)
         if line.contingent and not _OPENS_WITH_IF.match(line.text):
@@ -840,6 +841,31 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
                     statuses=statuses - {CONDITIONAL},
                     action=None if no else Action("allow", answer.group(1).lower(), 0)))
     return dataclasses.replace(clause, mentions=(*inherited, *clause.mentions))
+
+
+# A table's total row: 'Total | | 10/10', 'Domain Total: Points 10/10' (the first header kept).
+_TOTAL_ROW = re.compile(r"\s*(?:[A-Za-z/-]+\s+)?(?:total|sum|total score|overall score)\s*:",
+                        re.IGNORECASE)
+
+
+def _total_row_of_titled_table(clause: Clause, clauses: list[Clause]) -> Clause:
+    """'**2010 ACR/EULAR classification**' over a points table: the table's Total row gives the
+    score the title names, when the title is a measure with no value of its own."""
+    if clause.kind != "row" or not _TOTAL_ROW.match(clause.text) or any(
+            m.group == "test" for m in clause.mentions) or not clause.quantities:
+        return clause
+    index = len(clauses) - 1
+    while index >= 0 and clauses[index].kind == "row":
+        index -= 1
+    if index < 0 or index == len(clauses) - 1 or clauses[index].quantities:
+        return clause
+    measured = [m for m in clauses[index].mentions if m.group == "test"]
+    if len(measured) != 1 or len(clauses[index].text.split()) > 6:
+        return clause
+    own = clause.quantities
+    inherited = Mention(measured[0].concepts, "", 0, 0, "test", clause.quantity_status(own[0]),
+                        (), None, (), own, False)
+    return dataclasses.replace(clause, mentions=(inherited, *clause.mentions))
 
 
 def _answer_acts_on_asked_drug(clause: Clause, question: Clause,

@@ -3422,3 +3422,54 @@ START_PREDNISONE_60 = {"note_decision": {"concept": ["prednisone"], "action": ["
 def test_reader_adc_grade_after_diagnosis_arrow_lines_adverb_participle_heading_drug(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+ACR_EULAR_10 = {"note_value": {"concept": ["acr_eular_ra_score"], "value": 10}}
+CHA2DS2_VASC_4_OF_9 = {"note_value": {"concept": ["cha2ds2_vasc"], "value": 4}}
+MTX_ONCE_WEEKLY = {"note_decision": {"concept": ["methotrexate"], "action": ["start"],
+                                     "dose": {"min": 7.5, "max": 25, "unit": "mg"},
+                                     "every": {"min": 0.14, "max": 0.146}}}
+ORDER_HAND_FOOT_XRAYS = {"note_decision": {"concept": ["hand_foot_radiographs"],
+                                           "action": ["order"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # 'scores N of M' with no counted noun after M: a score out of its maximum, N its value
+    # (not a tally such as '3 of 3 sets'); the maximum of '9 of 10 points' is no score
+    (ACR_EULAR_10, "On the 2010 ACR/EULAR criteria she scores 10 of 10 (joints 5, serology 3, "
+     "acute-phase reactants 1, duration 1).", True),
+    (ACR_EULAR_10, "On the 2010 ACR/EULAR criteria she scores 9 of 10 (joints 5, serology 3, "
+     "acute-phase reactants 1, duration 0).", False),
+    (ACR_EULAR_10, "2010 ACR/EULAR score 9 of 10 points.", False),
+    (CHA2DS2_VASC_4_OF_9, "CHA2DS2-VASc: he scores 4 of 9, so anticoagulation is indicated.",
+     True),
+    (CHA2DS2_VASC_4_OF_9, "CHA2DS2-VASc: he scores 3 of 9, so anticoagulation is indicated.",
+     False),
+    # 'well over the 6 needed': the threshold a rule asks for is no value, and the score
+    # written before the label is read
+    (ACR_EULAR_10, "She scores 10/10 on the 2010 ACR/EULAR criteria, well over the 6 needed.",
+     True),
+    (ACR_EULAR_10, "She scores 9/10 on the 2010 ACR/EULAR criteria, well over the 6 needed.",
+     False),
+    # 'qweekly' (run together, as 'qdaily' is) is once a week
+    (MTX_ONCE_WEEKLY, "Recs:\n-> MTX 15 mg PO qweekly (Mon) + folic acid 1 mg PO qd - ordered\n",
+     True),
+    (MTX_ONCE_WEEKLY, "Recs:\n-> MTX 15 mg PO qdaily (Mon) + folic acid 1 mg PO qd - ordered\n",
+     False),
+    # a data label over an order under a problem heading ('- Imaging: ... ordered') is the
+    # writer's order; with a result or a date it still reports
+    (ORDER_HAND_FOOT_XRAYS, "#1 Seropositive rheumatoid arthritis\n- Imaging: plain films of "
+     "both hands and both feet ordered for baseline erosions.\n", True),
+    (ORDER_HAND_FOOT_XRAYS, "#1 Seropositive rheumatoid arthritis\n- Imaging: plain films of "
+     "both hands and both feet ordered 3/2026, normal.\n", False),
+    # a bold title naming a score over a points table: the table's Total row is that score
+    (ACR_EULAR_10, "**2010 ACR/EULAR classification**\n\n| Domain | Finding | Points |\n"
+     "|---|---|---|\n| Joints | 16 joints | 5 |\n| Serology | high-positive RF | 3 |\n"
+     "| **Total** | | **10/10 -> criteria met (>= 6)** |\n", True),
+    (ACR_EULAR_10, "**2010 ACR/EULAR classification**\n\n| Domain | Finding | Points |\n"
+     "|---|---|---|\n| Joints | 16 joints | 5 |\n| Serology | high-positive RF | 3 |\n"
+     "| **Total** | | **9/10 -> criteria met (>= 6)** |\n", False),
+])
+def test_reader_ias_score_out_of_maximum_needed_threshold_qweekly_imaging_order(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
