@@ -414,6 +414,12 @@ def normalize_characters(text: str) -> str:
     return expand_intervals(spoken_numbers(text))
 
 
+# A labelled paragraph that opens with an instruction ('Meds: hold simvastatin ...').
+_IMPERATIVE_OPENING = re.compile(r"(?:please\s+)?(?:hold|stop|continue|start|keep|resume|restart|"
+                                 r"pause|discontinue|increase|decrease|reduce|add|avoid|switch|"
+                                 r"begin|withhold)\b", re.IGNORECASE)
+
+
 def _inline(text: str) -> str:
     """Strip inline Markdown and HTML: emphasis, code marks, links, tags."""
     text = _LINK.sub(r"\1", text)
@@ -541,6 +547,12 @@ def lines(note: str) -> tuple[Line, ...]:
             if section == "plan" and labelled == "avoid" and text:
                 out.append(Line(text, "avoid", "item" if bullet else "paragraph"))
                 continue  # 'AVOID: systemic corticosteroids' among the plan's lines
+            if section != "plan" and labelled in ("medications", "data") and not bullet and (
+                    _IMPERATIVE_OPENING.match(text)):
+                # 'Meds: hold simvastatin from tonight ... Keep amlodipine.' tells what to do
+                # with them, as under the plan; the next paragraph is back where it was
+                out.append(Line(text, "plan", "paragraph"))
+                continue
             if section != "plan" and not (bullet and labelled == "data" and _ORDER_ITEM.search(
                     text) and not _RESULT_MARK.search(text)):  # '- Imaging: films of both hands
                 line_section = labelled  # ordered' under a problem is the writer's order

@@ -1259,6 +1259,10 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         and (clause.mentions[0].group != "finding" or clause.mentions[0].quantities)) or bool(
         # 'Volume depletion + ibuprofen' lists causes; 'Calcium 1,000 mg and vitamin D3' plans
         _LEAD_LABEL.fullmatch(clause.text[:mention.start])) or bool(
+        _DASH_LEAD.fullmatch(clause.text[:mention.start]) and not any(
+            a.start < mention.start for a in clause.actions) and any(
+            m.start < mention.start and m.concepts & mention.concepts
+            for m in clause.mentions)) or bool(
         re.search(r"(?:->|:)\s*$", clause.text[:mention.start])) or bool(  # 'high risk: -> CT'
         _TRIGGER_LEAD.fullmatch(clause.text[:mention.start])) or bool(  # 'If pain persists, X'
         _MODIFIER_LEAD.fullmatch(clause.text[:mention.start]))  # 'Intra-articular steroid ...'
@@ -1300,6 +1304,9 @@ _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do
 # 'Pylera 3 caps QID with clarithromycin 500 mg BID': a drug added to a verbless plan line.
 _WITH_LEAD = re.compile(r"\b(?:with|plus|and)\s*$|\+\s*$", re.IGNORECASE)
 _LEAD_LABEL = re.compile(r"\s*[\w /&-]{1,25}:\s*")
+# 'Paxlovid at the renal dose - nirmatrelvir 150 mg + ritonavir 100 mg BID x 5 days': a short
+# verbless label naming the drug, then a dash, then its regimen (as after a colon).
+_DASH_LEAD = re.compile(r"\s*[\w /&:,'()-]{1,45}?\s[-\u2013\u2014]\s+")
 
 
 def _committed(clause: Clause, mention: Mention) -> bool:

@@ -1917,6 +1917,12 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                     r"\s+dose\b", text[m.end:], re.IGNORECASE) else m
                 for m in mentions]  # 'Last Pradaxa dose 5 days before surgery', not '2
     # weeks between the last rifampin dose and tacrolimus' (a gap the course keeps)
+    mentions = [dataclasses.replace(m, action=None, later=(), deciding=False,
+                                    statuses=m.statuses | {COUNTERFACTUAL})
+                if m.group == "drug" and _TIMED_BY_LAST_DOSE.search(text, 0, m.start)
+                and re.match(r"\s+(?:dose|tablet|pill|capsule)\b", text[m.end:], re.IGNORECASE)
+                else m for m in mentions]  # 'hold simvastatin until 5 days after the last
+    # Paxlovid dose': the other drug's last dose only times the step
     mentions = [_not_the_cause(text, m) if m.negated and m.group == "drug" else m
                 for m in mentions]
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
@@ -2138,11 +2144,22 @@ _MORE_OF = re.compile(r"(?<!\bno )(?<!\bany )\b(?:more|extra|additional|a\s+high
 _HARM_IT_CAN_DO = re.compile(
     # 'dopamine agonists can destabilise ...', 'ibuprofen-type pain relievers can harm ...'
     r"(?:-(?:type|like|containing|based)\s+(?:[a-z]+\s+){0,2}?[a-z]+)?"
-    r"(?:\s+now)?\s+(?:can|could|may|might|will|would)\s+(?:also\s+|even\s+|only\s+|just\s+|"
+    r"(?:\s+now)?"
+    # 'steroids offer no benefit and may delay viral clearance': a first verbless-of-dose
+    # predicate, then the harm
+    r"(?:\s+(?:[a-z-]+\s+){1,5}?and)?"
+    r"\s+(?:can|could|may|might|will|would)\s+(?:also\s+|even\s+|only\s+|just\s+|further\s+|"
     r"not\s+|never\s+)?(?:worsen|destabili[sz]e|"
     r"cause|trigger|precipitate|exacerbate|induce|provoke|aggravate|prolong|interact|harm|mask|"
     r"unmask|lead\s+to|result\s+in|impair|damage|delay|change\s+the|alter\s+the|add\s+"
-    r"nothing)\b", re.IGNORECASE)
+    r"nothing|(?:increase|raise|slow)\s+(?:down\s+)?(?:the\s+)?(?:risk|viral|infection|"
+    r"mortality|shedding|replication|persistence))\b", re.IGNORECASE)
+# '..., may increase viral persistence': a verb whose object is what the drug would harm is
+# an effect of the drug, not a later step on it (no dose increase).
+_MODAL_BEFORE = re.compile(r"\b(?:can|could|may|might|will|would)\s+(?:also\s+|further\s+)?$",
+                           re.IGNORECASE)
+_HARMED_OBJECT = re.compile(r"\s+(?:down\s+)?(?:the\s+)?(?:risk|viral|infection|mortality|"
+                            r"shedding|replication|persistence)\b", re.IGNORECASE)
 _A_REPEAT = re.compile(r"\b(?:a|an)\s+(?:repeat|second|further|another)\s+$", re.IGNORECASE)
 _WHAT_IT_CAN_TELL = re.compile(
     r"\s+(?:can|could|may|might|will|would)\s+(?:not\s+|never\s+|only\s+)?(?:answer|show|"
@@ -2703,6 +2720,8 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
         line = line_of(verb.start_char)
         earlier = [s for s in concepts if s.end <= at and line_of(s.start_char) is line]
         drugs = _outside_reasons(doc, at, [s for s in earlier if _span_group(s) == "drug"])
+        if kind != "resume":
+            drugs = _not_anchors(doc, drugs)
         held = [d for d in drugs if kind == "resume" and (any(
             k == "stop" and v.end <= d.start and d.start - v.end <= 3 and not any(
                 v.end <= w.start < d.start for w, _, _ in verbs) for v, k, _ in verbs) or (
@@ -2747,8 +2766,27 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
     return sorted(concepts + added, key=lambda s: s.start)
 
 
+_TIMED_BY_LAST_DOSE = re.compile(r"\b(?:after|since|following|from|until|before)\s+(?:the|his|"
+                                 r"her|their)\s+(?:last|final)\s+$", re.IGNORECASE)
 _HARM_NAMED = re.compile(r"\b(?:side[\s-]effects?|adverse\s+(?:effects?|events?|reactions?)|"
                          r"intolerance|toxicity)$", re.IGNORECASE)
+
+
+def _not_anchors(doc: Any, drugs: list[Any]) -> list[Any]:
+    """'simvastatin is contraindicated with ritonavir ... more than 12 hours before the first
+    Paxlovid dose, so he should stop it from tonight': a drug named as what another one clashes
+    with, or as the time a step is set by, is not what the pronoun of a plan verb stands for."""
+    kept = [d for d in drugs if not (
+        _CLASHES_WITH.search(doc.text, 0, d.start_char)
+        or _DOSE_ANCHOR.search(doc.text, 0, d.start_char)
+        and d.end < len(doc) and doc[d.end].lower_ in ("dose", "doses", "tablet", "course"))]
+    return kept or drugs
+
+
+_CLASHES_WITH = re.compile(r"\b(?:contraindicated|interacts?|interaction|combined|co-?administered)"
+                           r"\s+with\s+$|\b(?:CI|ci)\s+w/\s*$", re.IGNORECASE)
+_DOSE_ANCHOR = re.compile(r"\b(?:before|after|until|since|from)\s+(?:the|his|her|their)\s+"
+                          r"(?:first|last|final|next)\s+$", re.IGNORECASE)
 
 
 def _outside_reasons(doc: Any, at: int, drugs: list[Any]) -> list[Any]:
@@ -2899,11 +2937,16 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                   if end <= s.start_char - offset < next_start
                   and (action is None or s.start_char - offset > action.start)
                   and not _reported_past(text, s.start_char - offset, len(s.text))
+                  and not (_MODAL_BEFORE.search(text, 0, s.start_char - offset)
+                           and _HARMED_OBJECT.match(text, s.end_char - offset))
                   and (side != "after" and not _has_object(s, spans)
                        or side != "before" and _PRONOUN_BEFORE.search(
                            span.doc.text, 0, s.start_char)))
     later = _negation_down_the_list(text, later)
     cues = _filter_barriers(text, offset, cues, span, verbs, governing_verb)
+    cues = tuple(c for c in cues if not (  # 'stop it from tonight, throughout the 5-day
+        c.category == HISTORICAL and c.text.lower() == "throughout"  # course': how long the
+        and action is not None and c.start - offset > action.start and _present(action)))  # step
     cues = tuple(c for c in cues if not (  # 'a sleep study for suspected OSA': the hedge is
         c.category == POSSIBLE and c.start >= span.end_char  # on the finding tested for
         and _FOR_THE_FINDING.search(span.doc.text, span.end_char, c.start)))
@@ -2996,6 +3039,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         status = status | {HISTORICAL}  # 'Discharged without rate control'
     if _span_group(span) == "finding" and _CLASS_OF_PATIENTS.search(text, 0, begin):
         status = status | {COUNTERFACTUAL}  # 'extended therapy is reserved for unprovoked VTE'
+    if _PATIENTS_WHO.search(text, 0, begin):  # 'molnupiravir is reserved for patients who
+        negated, action, later = False, None, ()  # can take neither Paxlovid nor remdesivir':
+        status = status | {COUNTERFACTUAL}  # the class a treatment is for, not this patient
     if negation is not None and (negation.text == "never" or negation.text.lower() == "no" and (
             _EVER_AFTER.match(text, end))) and action is None and _span_group(span) == "test":
         negated, status = False, status | {HISTORICAL}  # 'never EGD': never had one
@@ -3037,6 +3083,10 @@ _TEMPORAL_BEFORE = re.compile(r"\b(?:the day|the week|when|since|after|before|un
 # A subjectless narrative of a past stay ('Discharged without rate control', 'Admitted 2/25').
 _NARRATIVE_OPENING = re.compile(r"\s*(?:was\s+|were\s+)?(?:discharged|admitted|readmitted|"
                                 r"hospitali[sz]ed|presented|transfused)\b", re.IGNORECASE)
+# A drug or finding named in the relative clause that says which patients a treatment is for.
+_PATIENTS_WHO = re.compile(r"\b(?:reserved|indicated|recommended|used|suitable|appropriate|only|"
+                           r"options?|alternatives?)\s+(?:for|in)\s+(?:patients|people|those|"
+                           r"anyone|adults|persons)\s+who\s+[^,;:.()]{0,60}$", re.IGNORECASE)
 # A finding named as the class a treatment is for ('reserved for unprovoked VTE').
 _CLASS_OF_PATIENTS = re.compile(
     r"\b(?:reserved|indicated|recommended|used|suitable|appropriate|only)\s+(?:for|in)\s+"
@@ -3272,6 +3322,7 @@ _ADMINISTRATION = re.compile(
     r"before|after|near|close to|crushed|chewed)\b", re.IGNORECASE)
 # 'naltrexone is therefore contraindicated': words between a drug and its predicate.
 _COPULA_GAP = frozenset({"is", "are", "was", "has", "have", "had", "been", "be", "being", "will",
+                         "to", "needs", "need",  # 'simvastatin has to be held'
                          "remains", "remain", "stays", "seems",
                          "therefore", "thus", "also", "clearly", "now",
                          "still", "currently", "absolutely", "relatively", "generally", "so",

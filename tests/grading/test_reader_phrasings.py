@@ -3473,3 +3473,64 @@ ORDER_HAND_FOOT_XRAYS = {"note_decision": {"concept": ["hand_foot_radiographs"],
 def test_reader_ias_score_out_of_maximum_needed_threshold_qweekly_imaging_order(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+NO_STEROID_UNLESS_HYPOXIC = {"note_never": {"concept": ["corticosteroid"],
+                                            "allow_contingency": True}}
+PAXLOVID_RENAL_DOSE = {"note_decision": {
+    "concept": ["nirmatrelvir_ritonavir"], "action": ["start"],
+    "dose": {"value": 150, "unit": "mg", "secondary": 100}, "every": {"min": 2, "max": 2},
+    "timing": {"min": 5, "max": 5, "unit": "d"}, "timing_total": True,
+    "wrong_timing_contradicts": True}}
+HOLD_SIMVASTATIN = {"note_decision": {"concept": ["simvastatin"], "action": ["stop"],
+                                      "opposite": ["continue", "keep_dose", "increase"]}}
+PAX_START = ("Start nirmatrelvir 150 mg with ritonavir 100 mg twice daily for 5 days. ")
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a harm a drug may do, after a first predicate or an adverb, is no offer of it
+    (NO_STEROID_UNLESS_HYPOXIC, "In an immunocompromised outpatient steroids offer no benefit "
+     "and may delay viral clearance.", True),
+    (NO_STEROID_UNLESS_HYPOXIC, "In a B-cell-depleted patient steroids may further impair "
+     "viral clearance and add infection risk.", True),
+    (NO_STEROID_UNLESS_HYPOXIC, "Steroids offer some benefit and may be added now.", False),
+    # '..., may increase viral persistence': the drug's effect, not a dose increase
+    (NO_STEROID_UNLESS_HYPOXIC, "Dexamethasone -> NO. Steroids not indicated in non-hypoxic "
+     "COVID, may increase viral persistence.", True),
+    (NO_STEROID_UNLESS_HYPOXIC, "Steroids are reasonable, may increase to 10 mg.", False),
+    # drugs named in 'reserved for patients who ...' describe a class of patients
+    (PAXLOVID_RENAL_DOSE, PAX_START + "I do not recommend molnupiravir: it is reserved for "
+     "patients who can take neither Paxlovid nor remdesivir.", True),
+    (PAXLOVID_RENAL_DOSE, PAX_START + "He can take neither Paxlovid nor remdesivir.", False),
+    # a short verbless label, a dash, then the regimen (as after a colon)
+    (PAXLOVID_RENAL_DOSE, "What: Paxlovid at the renal dose - nirmatrelvir 150 mg + ritonavir "
+     "100 mg, both together, twice a day for 5 days.", True),
+    (PAXLOVID_RENAL_DOSE, "What: Paxlovid at the renal dose - nirmatrelvir 300 mg + ritonavir "
+     "100 mg, both together, twice a day for 5 days.", False),
+    # 'it' after a plan verb is not the drug the first one clashes with, nor the one whose
+    # dose times the step; 'throughout the course' is how long the step lasts
+    (HOLD_SIMVASTATIN, "Simvastatin is contraindicated with ritonavir. His last dose was last "
+     "night, more than 12 hours before the first Paxlovid dose, so he should simply stop it "
+     "from tonight, throughout the 5-day course.", True),
+    (HOLD_SIMVASTATIN, "Simvastatin is contraindicated with ritonavir. His last dose was last "
+     "night, more than 12 hours before the first Paxlovid dose, so he should simply continue "
+     "it from tonight, throughout the 5-day course.", False),
+    # the other drug's last dose only times the restart: Paxlovid is not stopped early
+    (PAXLOVID_RENAL_DOSE, PAX_START + "Hold simvastatin until 5 days after the last Paxlovid "
+     "dose, then resume 40 mg at bedtime.", True),
+    # 'X has to be held', 'X needs to be held'
+    (HOLD_SIMVASTATIN, "Simvastatin has to be held because it is contraindicated with "
+     "ritonavir.", True),
+    (HOLD_SIMVASTATIN, "Simvastatin needs to be held.", True),
+    (HOLD_SIMVASTATIN, "Simvastatin has to be continued.", False),
+    # 'Meds: hold X' instructs (as under the plan) and does not make the next paragraph a list
+    (HOLD_SIMVASTATIN, "Meds: hold simvastatin from tonight. Keep amlodipine.", True),
+    (NO_STEROID_UNLESS_HYPOXIC, "Meds: hold simvastatin from tonight. Keep amlodipine.\n\n"
+     "On the dexamethasone - the suggestion is reasonable: dexamethasone 6 mg daily for 5 days "
+     "alongside the Paxlovid.", False),
+    (NO_STEROID_UNLESS_HYPOXIC, "Meds: hold simvastatin from tonight. Keep amlodipine.\n\n"
+     "On the dexamethasone - please do not give it.", True),
+])
+def test_reader_covid_ic_harms_patient_class_dash_label_pronoun_anchors_passive_meds_label(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

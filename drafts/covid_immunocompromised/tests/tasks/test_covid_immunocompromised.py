@@ -107,12 +107,10 @@ No dexamethasone."""),
                  "twice daily for 5 days. Have him skip simvastatin starting tonight until 5 days "
                  "after the course. No dexamethasone.",
                  marks=pytest.mark.xfail(reason="reader: 'skip X' is not a stop", strict=True)),
-    # reader gap: a harm of steroids written with 'may' is read as an offer of steroids
-    pytest.param(None, "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir "
-                 "100 mg twice daily for 5 days. Hold simvastatin. Dexamethasone: no. Steroids "
-                 "offer no benefit and may delay viral clearance.",
-                 marks=pytest.mark.xfail(reason="reader: 'steroids ... may delay viral "
-                                         "clearance' read as an offer", strict=True)),
+    # a harm of steroids written with 'may' is no offer of steroids
+    (None, "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg twice "
+           "daily for 5 days. Hold simvastatin. Dexamethasone: no. Steroids offer no benefit and "
+           "may delay viral clearance."),
 ]
 
 WRONG = [
@@ -184,13 +182,11 @@ WRONG = [
                  "dexamethasone.",
                  marks=pytest.mark.xfail(reason="reader: no course length from day-numbered "
                                          "schedules", strict=True)),
-    # reader gap: a 'Meds:' label opens a medication-list section over the next paragraph
-    pytest.param(None, "antiviral_documented",
-                 "Immunocompromised. eGFR 46. I have ordered nirmatrelvir 150 mg + ritonavir "
-                 "100 mg twice daily for 5 days.\n\nMeds: hold simvastatin from tonight.\n\n"
-                 "Please give dexamethasone 6 mg daily for 5 days.",
-                 marks=pytest.mark.xfail(reason="reader: a 'Meds:' section swallows the next "
-                                         "paragraph's plan", strict=True)),
+    # a 'Meds: hold ...' paragraph does not open a medication list over the next paragraph
+    (None, "antiviral_documented",
+     "Immunocompromised. eGFR 46. I have ordered nirmatrelvir 150 mg + ritonavir 100 mg twice "
+     "daily for 5 days.\n\nMeds: hold simvastatin from tonight.\n\n"
+     "Please give dexamethasone 6 mg daily for 5 days."),
     pytest.param(None, "simvastatin_plan_documented",
                  "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg "
                  "twice daily for 5 days. Hold simvastatin during the 5 days and resume it the day "
