@@ -768,6 +768,14 @@ ALLOWANCES = [
      "Alternatively, T-DXd could be resumed at one dose level lower if she prefers."),
     ("adc_pulmonary_toxicity", "steroid deferred",
      "Prednisone may be held until the SARS-CoV-2 PCR returns if the team prefers."),
+    ("inflammatory_arthritis_serology", "prednisone bridge above 20 mg/day",
+     "Prednisone 40 mg daily is a reasonable bridge if the pain is severe."),
+    ("inflammatory_arthritis_serology", "prednisone bridge above 20 mg/day",
+     "Prednisone 30 mg a day may be used as needed for flares."),
+    ("inflammatory_arthritis_serology", "methotrexate above 25 mg/week",
+     "Methotrexate may be increased to 30 mg weekly if she prefers."),
+    ("inflammatory_arthritis_serology", "methotrexate above 25 mg/week",
+     "Alternatively, methotrexate 35 mg once weekly is an acceptable option."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -924,6 +932,7 @@ TURN_DOWNS = {
     "neurological_weakness_workup": "Do not restart atorvastatin or try another statin.",
     "adc_pulmonary_toxicity": "Do not rechallenge or resume trastuzumab deruxtecan, and do "
                               "not delay prednisone for the infection work-up.",
+    "inflammatory_arthritis_serology": "Keep any prednisone bridge at 20 mg a day or less.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

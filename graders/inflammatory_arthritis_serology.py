@@ -47,7 +47,8 @@ def arthritis(values: dict[str, Any]) -> dict[str, Any]:
         rf, ccp, sero_points, sero_text = 9, 4, 0, "negative"
         weeks, duration_points = 3, 0
     elif values["titer"]["level"] == "high":
-        rf, ccp, sero_points, sero_text = 118, 186, 3, "high-positive (more than 3 times the upper limit)"
+        rf, ccp, sero_points = 118, 186, 3
+        sero_text = "high-positive (more than 3 times the upper limit)"
         weeks, duration_points = 14, 1
     else:
         rf, ccp, sero_points, sero_text = 31, 38, 2, "low-positive (up to 3 times the upper limit)"
@@ -79,6 +80,7 @@ def arthritis(values: dict[str, Any]) -> dict[str, Any]:
         "celecoxib_rxnorm": _rx(CELECOXIB),
         "csdmard_rxnorm": _rx(METHOTREXATE + HCQ),
         "diagnosis": {"ra": "seropositive rheumatoid arthritis",
-                      "hbv": "seropositive rheumatoid arthritis with chronic hepatitis B (HBsAg positive)",
+                      "hbv": "seropositive rheumatoid arthritis with chronic hepatitis B (HBsAg "
+                             "positive)",
                       "viral": "parvovirus B19 arthritis (acute viral polyarthritis)"}[kind],
     }

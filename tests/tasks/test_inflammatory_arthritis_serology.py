@@ -1,6 +1,6 @@
-"""inflammatory_arthritis_serology: the scenario draw (RA, RA with hepatitis B, parvovirus arthritis),
-the 2010 ACR/EULAR score that moves with the joint count and serology level, and the note
-phrasings its checkpoints must judge on each branch."""
+"""inflammatory_arthritis_serology: the scenario draw (RA, RA with hepatitis B, parvovirus
+arthritis), the 2010 ACR/EULAR score that moves with the joint count and serology level, and
+the note phrasings its checkpoints must judge on each branch."""
 
 from __future__ import annotations
 
@@ -66,7 +66,8 @@ CORRECT = [
            "Mondays) with folic acid 1 mg daily. " + RA_TAIL),
     (HBV, "Seropositive rheumatoid arthritis. Positive HBsAg and anti-HBc. ACR/EULAR 9. Do not "
           "start methotrexate. Order HBV DNA and refer to hepatology. " + RA_TAIL),
-    (None, "Seropositive rheumatoid arthritis. 2010 ACR/EULAR score 10/10. Start methotrexate 15 mg once weekly with folic acid 1 mg daily and "
+    (None, "Seropositive rheumatoid arthritis. 2010 ACR/EULAR score 10/10. Start methotrexate "
+           "15 mg once weekly with folic acid 1 mg daily and "
            "prednisone 10 mg daily; rheumatology will titrate methotrexate and taper the "
            "prednisone. Order x-rays of both hands and feet. She will follow up in my "
            "rheumatology clinic in 2-4 weeks."),
@@ -132,11 +133,14 @@ WRONG = [
     # review findings 1, 2 and 8; the stale-RF seronegative reading (dev corpus w01)
     (None, "diagnosis_stated", "Seronegative RA (RF 8). 2010 ACR/EULAR score 10/10. Start "
      "methotrexate 15 mg once weekly with folic acid 1 mg daily. " + RA_TAIL),
-    (None, "treatment_plan_documented", "Seropositive rheumatoid arthritis. 2010 ACR/EULAR score 10/10. Start methotrexate 15 mg once weekly with "
+    (None, "treatment_plan_documented", "Seropositive rheumatoid arthritis. 2010 ACR/EULAR "
+                                        "score 10/10. Start methotrexate 15 mg once weekly with "
      "folic acid 1 mg daily. Bridge with prednisone 30 mg daily for 2 weeks. " + RA_TAIL),
-    (None, "treatment_plan_documented", "Seropositive rheumatoid arthritis. 2010 ACR/EULAR score 10/10. Start methotrexate 15 mg once weekly with "
+    (None, "treatment_plan_documented", "Seropositive rheumatoid arthritis. 2010 ACR/EULAR "
+                                        "score 10/10. Start methotrexate 15 mg once weekly with "
      "folic acid 1 mg daily. Prednisone 15 mg twice daily for 2 weeks. " + RA_TAIL),
-    (None, "treatment_plan_documented", "Seropositive rheumatoid arthritis. 2010 ACR/EULAR score 10/10. Start methotrexate 15 mg once weekly. "
+    (None, "treatment_plan_documented", "Seropositive rheumatoid arthritis. 2010 ACR/EULAR "
+                                        "score 10/10. Start methotrexate 15 mg once weekly. "
      "Folic acid is not needed. " + RA_TAIL),
     (HBV, "treatment_plan_documented", "Seropositive RA with chronic hepatitis B. ACR/EULAR "
      "score 9. Do not start methotrexate now. Order HBV DNA. Prednisone 40 mg daily for the "
