@@ -406,13 +406,18 @@ def _last_of_trend(clause: Clause, quantity: Quantity) -> bool:
     return not any(q.role == "later" and q.start > quantity.start for q in clause.quantities)
 
 
+# 'well over the 6 needed': a threshold named as what a rule requires
+_NEEDED_AFTER = re.compile(r"\s*(?:points?\s+)?(?:needed|required|necessary)\b", re.IGNORECASE)
+
+
 def _segment(clause: Clause, mention: Mention) -> tuple[Quantity, ...]:
     """The quantities written after a label up to the next concept."""
     end = _segment_end(clause, mention)
     own = tuple(q for q in clause.quantities if mention.end <= q.start < end
                 and not _heads_its_own_noun(clause.text, q))  # not '... with a 120 mL residual'
     if own and len(clause.mentions) == 1 and all(
-            q.role in ("limit", "reference") or q.comparator for q in own):
+            (q.role in ("limit", "reference") or q.comparator) and _NEEDED_AFTER.match(
+                clause.text, q.end) for q in own):
         return clause.quantities  # 'scores 10/10 on the ACR/EULAR criteria, well over the 6
         # needed': only the rule's threshold follows the label, its value is elsewhere
     return own or (clause.quantities if len(clause.mentions) == 1 else ()) or _before_label(
