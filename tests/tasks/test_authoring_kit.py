@@ -18,8 +18,8 @@ from physbench_gym.tasks.check import GATES, open_findings
 from physbench_gym.tasks.corpus import NoteCorpus
 from physbench_gym.tasks.registry import load_spec_file
 
-TASK = "refractory_gerd"  # a catalog topic the suite does not cover yet
-GROUP_DIR = "gastroenterology_hepatology"
+TASK = "pruritic_papular_rash"  # a catalog topic the suite does not cover yet
+GROUP_DIR = "pulmonology_other"
 
 
 def _physbench(*args: str, specs: Path | None = None) -> subprocess.CompletedProcess:
@@ -40,8 +40,8 @@ def scaffold(tmp_path_factory) -> Path:
 def test_scaffold_files_load_and_take_the_catalog_row(scaffold):
     spec = load_spec_file(scaffold / "task_specs" / GROUP_DIR / f"{TASK}.yaml")
     assert (spec.specialty_group, spec.task_type, spec.subtype, spec.tier) == (
-        "Gastroenterology & Hepatology", "Treatment Planning", "Empiric Treatment", "medium")
-    assert spec.practitioner_id == "prac-gastroenterology"
+        "Pulmonology & Other Specialties", "Treatment Planning", "Empiric Treatment", "medium")
+    assert spec.practitioner_id == "prac-pulmonology"
     corpus = (scaffold / "task_specs" / GROUP_DIR / "notes" / f"{TASK}.yaml").read_text()
     assert NoteCorpus.model_validate(yaml.safe_load(corpus)).task == TASK
     test = scaffold / "tests" / "tasks" / f"test_{TASK}.py"
@@ -77,7 +77,7 @@ def test_the_scaffold_fails_its_gates_until_filled_in(scaffold):
              if line.startswith("  ")}
     assert set(lines) == {"spec", "horizon", "corpus", "review"}
     assert all(line.split()[0] == "FAIL" for line in lines.values()), run.stdout
-    assert "TODO" in lines["spec"] and "need 6 to 10" in lines["spec"]  # 7 checkpoints - 1
+    assert "TODO" in lines["spec"] and "need 7 to 10" in lines["spec"]  # 8 checkpoints - 1
     assert "no review at" in lines["review"]
 
 

@@ -104,6 +104,9 @@ CORRECT = [
     # the gluten-free diet turned down in its 'trial' wording
     (None, "Calprotectin 24 ug/g normal. IBS-D likely. tTG-IgA ordered; no gluten-free diet trial "
            "before the serology. No colonoscopy now. No metronidazole."),
+    # one 'not' over a list of verbs (review 8)
+    (None, "Calprotectin 24 ug/g normal. IBS-D likely. tTG-IgA ordered. No colonoscopy now. "
+           "Don't retreat with metronidazole or switch to tinidazole."),
 ]
 
 WRONG = [
@@ -172,8 +175,6 @@ KNOWN_READER_GAPS = [
     # review 8: a gerund subject negated by its predicate, 'or switch to <drug>', a verb list
     (None, "Calprotectin 24 ug/g normal. IBS-D likely. tTG-IgA ordered. No colonoscopy now. "
            "Repeating metronidazole or giving tinidazole is not indicated."),
-    (None, "Calprotectin 24 ug/g normal. IBS-D likely. tTG-IgA ordered. No colonoscopy now. "
-           "Don't retreat with metronidazole or switch to tinidazole."),
     (None, "Calprotectin 24 ug/g normal. IBS-D likely. tTG-IgA ordered. No colonoscopy now. I "
            "would not repeat metronidazole, give tinidazole or try nitazoxanide."),
     # review 9: a short answer after a question line is not read as an avoid decision
