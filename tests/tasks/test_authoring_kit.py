@@ -18,8 +18,12 @@ from physbench_gym.tasks.check import GATES, open_findings
 from physbench_gym.tasks.corpus import NoteCorpus
 from physbench_gym.tasks.registry import load_spec_file
 
-TASK = "pruritic_papular_rash"  # a catalog topic the suite does not cover yet
+CATALOG_TASK = "pruritic_papular_rash"  # its classification comes from the catalog row
+TASK = "scabies_institutional_outbreak"  # a new topic: the suite covers every catalog topic
 GROUP_DIR = "pulmonology_other"
+CLASSIFICATION = ["--group", "Pulmonology & Other Specialties", "--type", "Treatment Planning",
+                  "--subtype", "Empiric Treatment", "--tier", "medium", "--specialty",
+                  "pulmonology"]
 
 
 def _physbench(*args: str, specs: Path | None = None) -> subprocess.CompletedProcess:
@@ -33,25 +37,26 @@ def _physbench(*args: str, specs: Path | None = None) -> subprocess.CompletedPro
 @pytest.fixture(scope="module")
 def scaffold(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("project")
-    assert main(["task", "new", TASK, "--root", str(root)]) == 0
+    assert main(["task", "new", TASK, "--root", str(root), *CLASSIFICATION]) == 0
     return root
 
 
-def test_scaffold_files_load_and_take_the_catalog_row(scaffold):
-    spec = load_spec_file(scaffold / "task_specs" / GROUP_DIR / f"{TASK}.yaml")
+def test_scaffold_files_load_and_take_the_catalog_row(tmp_path):
+    assert main(["task", "new", CATALOG_TASK, "--root", str(tmp_path)]) == 0
+    spec = load_spec_file(tmp_path / "task_specs" / GROUP_DIR / f"{CATALOG_TASK}.yaml")
     assert (spec.specialty_group, spec.task_type, spec.subtype, spec.tier) == (
         "Pulmonology & Other Specialties", "Treatment Planning", "Empiric Treatment", "medium")
     assert spec.practitioner_id == "prac-pulmonology"
-    corpus = (scaffold / "task_specs" / GROUP_DIR / "notes" / f"{TASK}.yaml").read_text()
-    assert NoteCorpus.model_validate(yaml.safe_load(corpus)).task == TASK
-    test = scaffold / "tests" / "tasks" / f"test_{TASK}.py"
+    corpus = (tmp_path / "task_specs" / GROUP_DIR / "notes" / f"{CATALOG_TASK}.yaml").read_text()
+    assert NoteCorpus.model_validate(yaml.safe_load(corpus)).task == CATALOG_TASK
+    test = tmp_path / "tests" / "tasks" / f"test_{CATALOG_TASK}.py"
     compile(test.read_text(), str(test), "exec")
 
 
 def test_scaffold_never_overwrites(scaffold, capsys):
     spec = scaffold / "task_specs" / GROUP_DIR / f"{TASK}.yaml"
     before = spec.read_text()
-    assert main(["task", "new", TASK, "--root", str(scaffold)]) == 2
+    assert main(["task", "new", TASK, "--root", str(scaffold), *CLASSIFICATION]) == 2
     assert "not overwriting" in capsys.readouterr().err
     assert spec.read_text() == before
 
@@ -77,7 +82,8 @@ def test_the_scaffold_fails_its_gates_until_filled_in(scaffold):
              if line.startswith("  ")}
     assert set(lines) == {"spec", "horizon", "corpus", "review"}
     assert all(line.split()[0] == "FAIL" for line in lines.values()), run.stdout
-    assert "TODO" in lines["spec"] and "need 7 to 10" in lines["spec"]  # 8 checkpoints - 1
+    assert "TODO" in lines["spec"] and "need 5 to 10" in lines["spec"]  # no catalog row
+    assert "not a topic of the task catalog" in lines["spec"]
     assert "no review at" in lines["review"]
 
 
@@ -151,7 +157,7 @@ def test_a_task_outside_the_package_brings_its_own_derive(scaffold, tmp_path):
 
 def test_a_patient_id_another_task_uses_fails_the_spec_gate(tmp_path):
     root = tmp_path / "project"
-    assert main(["task", "new", TASK, "--root", str(root)]) == 0
+    assert main(["task", "new", TASK, "--root", str(root), *CLASSIFICATION]) == 0
     spec_file = root / "task_specs" / GROUP_DIR / f"{TASK}.yaml"
     spec_file.write_text(re.sub(r"patient: \{id: [\w-]+", "patient: {id: pt-lipid-001",
                                 spec_file.read_text()))
