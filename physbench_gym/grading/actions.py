@@ -16,6 +16,7 @@ from physbench_gym.grading.core import (
     primitive,
     write_of,
 )
+from physbench_gym.grading.medications import course_days
 from physbench_gym.grading.quantities import unit_normalize
 from physbench_gym.grading.resources import (
     codings,
@@ -52,6 +53,9 @@ class OrderMatch(Args):
     dose: Range | None = Field(default=None, description="Dose quantity range.")
     per_day: Range | None = Field(default=None, description="Administrations per day.")
     route: list[str] = Field(default_factory=list, description="Any route code or display.")
+    course_days: Range | None = Field(default=None, description=(
+        "Days the order runs (its timing bounds, else its supply with refills); an "
+        "open-ended order has no course and does not match."))
     label: str = Field(default="", description="What the order is, for the reason text.")
 
     def problems(self, resource: dict[str, Any], patient: str) -> list[str]:
@@ -83,6 +87,9 @@ class OrderMatch(Args):
             yield f"{frequency_per_day(resource)} times/day"
         if self.route and not set(self.route) & set(route_codes(resource)):
             yield "route"
+        if self.course_days is not None and not _course_ok(resource, self.course_days):
+            length = course_days(resource)
+            yield "open-ended" if length is None else f"{length:g}-day course"
 
     def describe(self) -> str:
         return self.label or f"{self.resource_type} {' / '.join(self.codes or self.text_contains)}"
@@ -193,6 +200,11 @@ def _is_referral(resource: dict[str, Any]) -> bool:
     return matches_code(resource, [REFERRAL_CATEGORY], "category") or any(
         str(c.get("text", "")).strip().lower() == "referral"
         for c in resource.get("category", []) or [])
+
+
+def _course_ok(resource: dict[str, Any], wanted: Range) -> bool:
+    length = course_days(resource)
+    return length is not None and wanted.holds(length)
 
 
 def _dose_ok(resource: dict[str, Any], wanted: Range) -> bool:

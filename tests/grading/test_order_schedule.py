@@ -67,3 +67,19 @@ def test_a_long_supply_beside_another_dose_is_no_step():
     supply = _order("617310", 20, 90)
     supply["dispenseRequest"]["numberOfRepeatsAllowed"] = 3
     assert overlap(*order_windows([supply, _order("617311", 40)]))
+
+
+def test_an_order_check_can_ask_for_the_course_length():
+    """A 5-day antiviral course: a 10-day or open-ended prescription is another order."""
+    from physbench_gym.grading.actions import OrderMatch
+
+    five_days = OrderMatch(codes=[f"{RXNORM}|2587899"], course_days={"min": 5, "max": 5})
+
+    def problems(order: dict) -> list[str]:
+        return five_days.problems({**order, "subject": {"reference": "Patient/p1"}}, "p1")
+
+    assert problems(_order("2587899", 150, 5)) == []
+    assert problems(_order("2587899", 150, bounds=("2026-02-10", "2026-02-15"))) == []
+    assert problems(_order("2587899", 150, 10)) == ["10-day course"]
+    assert problems(_order("2587899", 150)) == ["open-ended"]
+    assert problems(_order("313585", 150, 5)) == ["different code"]
