@@ -983,6 +983,11 @@ class NoteDecisionArgs(NoteArgs):
     timing_total: bool = Field(default=False, description=(
         "'timing' is the whole course: time added to what has passed ('another 3 months') "
         "does not state it."))
+    resume_after: Amount | None = Field(default=None, description=(
+        "The earliest safe restart of a drug held around an event, counted from that event's "
+        "end ('5 days after the last Paxlovid dose'): a restart timed earlier from it ('resume "
+        "it the day after the last dose', '2 days after completing the course') contradicts; "
+        "one with no time or a later one does not."))
     first_dose: Amount | None = Field(default=None, description=(
         "The range of a dose written as the first one ('an initial 12 mg', 'first dose "
         "4 mg'): another first dose fails wherever it is written."))
@@ -1027,6 +1032,10 @@ def note_decision(ctx: GradingContext, args: NoteDecisionArgs) -> CheckpointResu
             later = (index > 0 and not _offered_instead(clause, mention, step)
                      ) or mention.decision is None and bool(mention.later)
             if decision == "stop" and _stops_a_strength(clause, mention, args):
+                continue
+            if decision == "resume" and args.resume_after is not None and (
+                    early := _early_restart(clause, mention, step, args.resume_after)):
+                problem = problem or f"restarts it {early}: \"{clause.text[:90]}\""
                 continue
             if decision == "avoid" and decision not in accepted and (
                     _OTHER_REGIMEN.search(clause.text[:mention.start])
@@ -1226,6 +1235,28 @@ def _decisions(clause: Clause, mention: Mention, args: NoteDecisionArgs
     first = _decision(clause, mention, args)
     later = [(a.decision, i) for i, a in enumerate(mention.later)]
     return ([(first, None)] if first is not None else []) + later
+
+
+def _early_restart(clause: Clause, mention: Mention, step: int | None, earliest: Amount
+                   ) -> str:
+    """'Hold simvastatin ...; resume the day after the last Paxlovid dose': a restart timed
+    from the end of the event it was held for, earlier than the earliest safe restart; '' when
+    none is written that early (no time, a later one, or a restart that is no plan)."""
+    if mention.has(HISTORICAL, FAMILY, COUNTERFACTUAL) or (
+            (clause.reporting or clause.past_dated) and not mention.deciding):
+        return ""
+    verb = mention.later[step] if step is not None else mention.action
+    start = min(verb.start, mention.end) if verb is not None and step is None else (
+        verb.start if verb is not None else mention.end)
+    end = _segment_end(clause, mention) if step is None else len(clause.text)
+    times = [q for q in clause.quantities if start <= q.start < end and q.role == "after"
+             and q.unit in ("h", "d", "wk", "mo", "y")]
+    readings = [(q, r) for q in times
+                if (r := earliest.reading(q, earliest.unit or "d", {})) is not None]
+    if not readings or any(earliest.accepts(r, q.comparator) for q, r in readings):
+        return ""
+    return (f"{_show(readings[0][0])} after the event it was held for (earliest: "
+            f"{earliest.describe()} {earliest.unit or 'd'})")
 
 
 def _offered_instead(clause: Clause, mention: Mention, step: int | None) -> bool:

@@ -379,6 +379,9 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
     for match in _RELATIVE_DAY.finditer(clause):  # 'recheck tomorrow', 'repeat CMP next week'
         value, unit = _RELATIVE_DAYS[match.group(1).lower()]
         found.append(Quantity(value, unit, match.start(), match.end()))
+    for match in _THE_DAY_AFTER.finditer(clause):  # 'resume it the day after the last dose':
+        unit = {"day": "d", "week": "wk", "month": "mo"}[match.group(1).lower()]  # one day
+        found.append(Quantity(1.0, unit, match.start(), match.end()))  # after that event
     found.sort(key=lambda q: q.start)
     return tuple(_then_trend(clause, _roles(clause, _ranges(clause, found))))
 
@@ -391,6 +394,9 @@ _REPEAT_DAY = re.compile(r"\b(?:repeat\w*|re-?appl\w*|re-?dos\w*|again|second|2n
                          re.IGNORECASE)
 _RELATIVE_DAYS = {"tomorrow": (1.0, "d"), "next week": (1.0, "wk"), "next month": (1.0, "mo")}
 _RELATIVE_DAY = re.compile(r"(?<!\w)(tomorrow|next week|next month)(?!\w)", re.IGNORECASE)
+# 'the day after the last dose', 'the week following surgery': one day (week) after an event.
+_THE_DAY_AFTER = re.compile(r"(?<![\w-])(?:the|on\s+the)\s+(day|week|month)"
+                            r"(?=\s+(?:after|following)\b)", re.IGNORECASE)
 
 
 def _number(text: str) -> float:

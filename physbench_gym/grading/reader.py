@@ -685,17 +685,19 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
                          False, _present(taper))
         return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
     masses = [q for q in clause.quantities if q.unit in ("mg", "mcg", "g", "iu")]
-    if not masses and clause.actions and line_drugs and not any(
-            m.group in ("drug", "test") for m in clause.mentions) and _SUBJECTLESS.fullmatch(
-            clause.text[:clause.actions[0].start]) and not _OWN_OBJECT.match(
-            clause.text, clause.actions[0].start + len(clause.actions[0].text)):
-        action = clause.actions[0]
-        if any(category == NEGATED and at < action.start for at, category in cues):
+    step = _objectless_step(clause)
+    if not masses and step is not None and line_drugs and not any(
+            m.group in ("drug", "test") and not _times_the_step(clause, m)
+            for m in clause.mentions):
+        action, opening = step
+        if any(category == NEGATED and opening <= at < action.start for at, category in cues):
             action = dataclasses.replace(action, negated=True)
-        status = frozenset({category for _, category in cues} & {
+        status = frozenset({category for at, category in cues if at >= opening} & {
             POSSIBLE, CONDITIONAL, TEMPORARY, ALTERNATIVE, LATER, HISTORICAL, COUNTERFACTUAL})
-        later = tuple(a for a in clause.actions[1:] if _NO_OBJECT.match(
-            clause.text, a.start + len(a.text)))  # 'Continue through 9 May, then stop.'
+        later = tuple(a for a in clause.actions if a.start > action.start and _NO_OBJECT.match(
+            clause.text, a.start + len(a.text)) and not _AFTER_ITS.search(
+            clause.text, 0, a.start))  # 'Continue through 9 May, then stop.', not '... after
+        # last dose' (a time)
         elided = Mention(line_drugs[0].concepts, "", 0, 0, "drug", status, (), action, later,
                          (), False, _present(action))
         return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
@@ -726,6 +728,41 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
         elided = dataclasses.replace(elided, statuses=elided.statuses | {CONDITIONAL})
     elided = _arrow_contingency(clause.text, [elided], clause.actions)[0]
     return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
+
+
+def _objectless_step(clause: Clause) -> tuple[Action, int] | None:
+    """The plan verb of a clause that names no object, and where its step opens: the verb
+    that opens the clause ('Restart 48 h after surgery'), or one right after an arrow whose
+    left side only reports ('Last dose last night (>12 h) -> hold from tonight')."""
+    openings = [(a, 0) for a in clause.actions[:1]]
+    for arrow in _STEP_ARROW.finditer(clause.text):
+        after = [a for a in clause.actions if a.start >= arrow.end()]
+        reported = clause.text[:arrow.start()]
+        if after and _REPORTED_PAST.search(reported) and not _TRIGGER_WORD.search(reported):
+            openings.append((after[0], arrow.end()))  # not 'no benefit -> taper off', a trigger
+    for action, opening in openings:
+        if _SUBJECTLESS.fullmatch(clause.text[opening:action.start]) and not _OWN_OBJECT.match(
+                clause.text, action.start + len(action.text)):
+            return action, opening
+    return None
+
+
+# What an arrow's left side reports of the past ('Last dose last night', 'took it yesterday').
+_REPORTED_PAST = re.compile(r"\b(?:last\s+(?:dose|tablet|pill|night|evening|taken)|yesterday|"
+                            r"this\s+morning|took|taken|was|were|had)\b", re.IGNORECASE)
+_TRIGGER_WORD = re.compile(r"\b(?:if|when|unless|once|should|no|not|fails?|persists?)\b",
+                           re.IGNORECASE)
+_STEP_ARROW = re.compile(r"(?<![\d%])\s->\s(?!\d)")  # not a trend '(130 -> 128)'
+# '... 5 d after last dose': a drug's last dose that times the step, not a step of its own.
+_AFTER_ITS = re.compile(r"\b(?:after|before|until|since|from|following)\s+(?:the\s+|his\s+|"
+                        r"her\s+|their\s+)?$", re.IGNORECASE)
+
+
+def _times_the_step(clause: Clause, mention: Mention) -> bool:
+    """'resume the day after the last Paxlovid dose': a drug whose last dose only times the
+    step (read as counterfactual, with no verb of its own) is not the step's object."""
+    return mention.group == "drug" and mention.action is None and mention.has(
+        COUNTERFACTUAL) and bool(_TIMED_BY_LAST_DOSE.search(clause.text, 0, mention.start))
 
 
 _COURSE_VERBS = frozenset({"continue", "stop"})
@@ -763,7 +800,8 @@ _NO_OBJECT_WORDS = (r"x|for|until|before|after|on|in|at|now|today|once|daily|tom
 _NO_OBJECT = re.compile(rf"[\s*]*(?:$|[(.;,:\d-]|(?:{_NO_OBJECT_WORDS})\b)", re.IGNORECASE)
 # 'Plans second pregnancy within the year': the verb has an object of its own, no drug elided.
 _OWN_OBJECT = re.compile(r"\s+(?:a|an|the|his|her|their|second|another|new|more)\s+"
-                         r"(?!same\b|current\b|dose\b|medication\b|drug\b|tablets?\b|pills?\b)"
+                         r"(?!same\b|current\b|dose\b|medication\b|drug\b|tablets?\b|pills?\b|"
+                         r"(?:day|week|month)\s+(?:after|following)\b)"  # 'the day after ...'
                          r"[a-z]|\s+(?!(?:it|this|that|them|these|those|again|now|today|tonight|"
                          r"tomorrow|then|once|if|when|after|before|at|in|on|with|for|from|until|through|till|"
                          r"and|or|but|as|daily|off|up|down|back|out|low|same|dose|medication|both|"
@@ -1923,6 +1961,11 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 and re.match(r"\s+(?:dose|tablet|pill|capsule)\b", text[m.end:], re.IGNORECASE)
                 else m for m in mentions]  # 'hold simvastatin until 5 days after the last
     # Paxlovid dose': the other drug's last dose only times the step
+    mentions = [dataclasses.replace(m, action=dataclasses.replace(m.action, kind="stop"))
+                if m.group == "drug" and m.action is not None and m.action.kind == "avoid"
+                and m.action.start < m.start and _SKIP.fullmatch(m.action.text)
+                and _HOLD_SPAN.match(text, m.end) else m
+                for m in mentions]  # 'skip simvastatin from tonight until ...' holds it
     mentions = [_not_the_cause(text, m) if m.negated and m.group == "drug" else m
                 for m in mentions]
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
@@ -2766,6 +2809,11 @@ def _with_pronoun_objects(doc: Any, concepts: list[Any], verbs: list[tuple[Any, 
     return sorted(concepts + added, key=lambda s: s.start)
 
 
+# 'skip/omit X' for a span of time ('from tonight', 'until ...', 'for 5 days') holds X.
+_SKIP = re.compile(r"skip(?:s|ping)?|omit(?:s|ting)?", re.IGNORECASE)
+_HOLD_SPAN = re.compile(r"\s*(?:\([^()]*\)\s*)?,?\s*(?:starting|from|until|till|through|thru|"
+                        r"during|while|for\s+(?:the\s+)?(?:next\s+)?(?:\d+|one|two|three|four|"
+                        r"five|six|seven|ten|fourteen)\b)", re.IGNORECASE)
 _TIMED_BY_LAST_DOSE = re.compile(r"\b(?:after|since|following|from|until|before)\s+(?:the|his|"
                                  r"her|their)\s+(?:last|final)\s+$", re.IGNORECASE)
 _HARM_NAMED = re.compile(r"\b(?:side[\s-]effects?|adverse\s+(?:effects?|events?|reactions?)|"
@@ -3292,6 +3340,8 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
     if own is not None:
         s, kind = own
         return Action(kind, s.text.lower(), s.start_char - offset), s
+    if after is not None and before and _START_TIME.fullmatch(after[0].text):
+        after = None  # 'hold simvastatin starting tonight': the time the verb before acts
     if after is not None and (not before or _adjacent(span, after[0]) and not (
             after[1] == "allow" and before[-1][0].end <= span.start) and not (
             span.start - before[-1][0].end <= 1
@@ -3317,6 +3367,8 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
 
 
 _THEN_GAP = re.compile(r"\b(?:then|thereafter)\W*$", re.IGNORECASE)
+# 'X starting tonight' starts X, but after another verb ('hold X starting tonight') it times it.
+_START_TIME = re.compile(r"starting\s+(?:now|today|tonight|tomorrow)", re.IGNORECASE)
 _ADMINISTRATION = re.compile(
     r"\s+(?:with|within|at the same time|together|alongside|simultaneously|on an empty|"
     r"before|after|near|close to|crushed|chewed)\b", re.IGNORECASE)

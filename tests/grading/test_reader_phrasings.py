@@ -3534,3 +3534,47 @@ PAX_START = ("Start nirmatrelvir 150 mg with ritonavir 100 mg twice daily for 5 
 def test_reader_covid_ic_harms_patient_class_dash_label_pronoun_anchors_passive_meds_label(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+SIMVASTATIN_HELD_5_DAYS_AFTER = {"note_decision": {
+    "concept": ["simvastatin"], "action": ["stop"],
+    "opposite": ["continue", "keep_dose", "increase"], "resume_after": {"min": 5, "unit": "d"}}}
+METFORMIN_HELD_48_H_AFTER = {"note_decision": {"concept": ["metformin"], "action": ["stop"],
+                                               "resume_after": {"min": 48, "unit": "h"}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a restart timed from the end of what the drug was held for ('the day after the last
+    # dose', 'N days after completing') is checked against the earliest safe restart
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "Hold simvastatin from tonight during the 5 days; resume "
+     "the day after the last Paxlovid dose.", False),
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "Hold simvastatin from tonight during the 5 days; resume "
+     "5 days after the last Paxlovid dose.", True),
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "Hold simvastatin; restart it 2 days after completing the "
+     "course.", False),
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "Hold simvastatin; restart 7 days after completing the "
+     "course.", True),
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "Hold simvastatin through the course and for 5 days after "
+     "the last dose, then resume.", True),
+    (METFORMIN_HELD_48_H_AFTER, "Hold metformin on the day of the CT and restart it the day "
+     "after.", False),
+    (METFORMIN_HELD_48_H_AFTER, "Hold metformin on the day of the CT and restart it 48 hours "
+     "after the study.", True),
+    # a verb right after an arrow whose left side only reports acts on the line's drug
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "- Simvastatin 40: CI w/ ritonavir. Last dose last night "
+     "(>12 h) -> hold from tonight through course + 5 d after last dose.", True),
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "- Simvastatin 40: CI w/ ritonavir. Last dose last night "
+     "(>12 h) -> continue through the course.", False),
+    # 'starting tonight' after a drug that a verb before it acts on times that verb
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "Hold simvastatin starting tonight until 5 days after the "
+     "last dose.", True),
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "Continue simvastatin starting tonight.", False),
+    (APIXABAN_5_BID, "Apixaban 5 mg twice daily starting tonight.", True),
+    # 'skip X' for a span of time holds X; a bare 'skip X' still only avoids it
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "Have him skip simvastatin starting tonight until 5 days "
+     "after the course.", True),
+    (SIMVASTATIN_HELD_5_DAYS_AFTER, "Have him skip simvastatin.", False),
+])
+def test_reader_covid_ic_restart_timing_arrow_step_start_time_skip_span(grade, spec, note,
+                                                                         passed):
+    assert grade(spec, note) is passed

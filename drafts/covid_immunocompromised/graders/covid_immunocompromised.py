@@ -100,9 +100,11 @@ def covid_case(values: dict[str, Any]) -> dict[str, Any]:
         no_other_note = {"note_never": {"concept": ["molnupiravir"],
                                         "label": "no molnupiravir when Paxlovid can be used"}}
         # A restart is always written after the hold ('restart 5 days after the course'), so
-        # only continuing simvastatin through the course contradicts the hold.
+        # only continuing simvastatin through the course contradicts the hold, and so does a
+        # restart sooner than 5 days after the last dose (PAXLOVID PI section 4).
         simvastatin = {"note_decision": {"concept": ["simvastatin"], "action": ["stop"],
                                          "opposite": ["continue", "keep_dose", "increase"],
+                                         "resume_after": {"min": 5, "unit": "d"},
                                          "label": "hold simvastatin"}}
     return {
         "creatinine": creat,

@@ -30,6 +30,7 @@ def test_canonical_values():
     assert note["timing"] == {"min": 5, "max": 5, "unit": "d"}
     assert vals["simvastatin_grader"]["note_decision"]["opposite"] == [
         "continue", "keep_dose", "increase"]
+    assert vals["simvastatin_grader"]["note_decision"]["resume_after"] == {"min": 5, "unit": "d"}
 
 
 def test_branches_draw_their_scenarios():
@@ -54,15 +55,13 @@ CORRECT = [
     (None, "Immunocompromised (rituximab, B-cell depleted) with mild COVID-19 - treat. eGFR 46. "
            "Paxlovid renal dose: nirmatrelvir 150 mg + ritonavir 100 mg PO BID x 5 days. Hold "
            "simvastatin during and for 5 days after. No dexamethasone."),
-    # reader gap: 'Hold X starting tonight' is read as a start of X
-    pytest.param(None, """Assessment: mild COVID-19, immunocompromised host (anti-CD20 therapy).
+    # 'Hold X starting tonight': 'starting tonight' times the hold, it starts nothing
+    (None, """Assessment: mild COVID-19, immunocompromised host (anti-CD20 therapy).
 Current eGFR 46 mL/min/1.73 m2.
 Plan:
 - Nirmatrelvir 150 mg / ritonavir 100 mg by mouth twice daily for 5 days.
 - Hold simvastatin starting tonight until 5 days after the last dose.
-- Steroids are not indicated since he does not need oxygen.""",
-                 marks=pytest.mark.xfail(reason="reader: 'hold X starting tonight' read as a "
-                                         "start", strict=True)),
+- Steroids are not indicated since he does not need oxygen."""),
     # the dose band is not a second eGFR; 'renal dose pack' is Paxlovid, not a steroid pack;
     # a restart timed after the course does not undo the hold
     (None, "Immunocompromised (rituximab). Creatinine 1.62, eGFR 46 today. Nirmatrelvir 150 mg + "
@@ -102,11 +101,14 @@ No dexamethasone."""),
            "100 mg twice daily for 5 days. Hold simvastatin. No dexamethasone."),
     (None, "He has a weakened immune system from anti-CD20 therapy. eGFR 46. Start nirmatrelvir "
            "150 mg with ritonavir 100 mg twice daily for 5 days. Hold simvastatin. No dexamethasone."),
-    # reader gap: 'skip X' / 'do not take X (from ... until ...)' is not read as a stop
-    pytest.param(None, "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg "
-                 "twice daily for 5 days. Have him skip simvastatin starting tonight until 5 days "
-                 "after the course. No dexamethasone.",
-                 marks=pytest.mark.xfail(reason="reader: 'skip X' is not a stop", strict=True)),
+    # 'skip X' for a span of time ('starting tonight until ...') holds X
+    (None, "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg twice "
+           "daily for 5 days. Have him skip simvastatin starting tonight until 5 days after the "
+           "course. No dexamethasone."),
+    # a restart timed from the course end no earlier than the 5 days the label asks for
+    (None, "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg twice "
+           "daily for 5 days. Hold simvastatin; resume it 5 days after the last Paxlovid dose. "
+           "No dexamethasone."),
     # a harm of steroids written with 'may' is no offer of steroids
     (None, "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg twice "
            "daily for 5 days. Hold simvastatin. Dexamethasone: no. Steroids offer no benefit and "
@@ -187,12 +189,15 @@ WRONG = [
      "Immunocompromised. eGFR 46. I have ordered nirmatrelvir 150 mg + ritonavir 100 mg twice "
      "daily for 5 days.\n\nMeds: hold simvastatin from tonight.\n\n"
      "Please give dexamethasone 6 mg daily for 5 days."),
-    pytest.param(None, "simvastatin_plan_documented",
-                 "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg "
-                 "twice daily for 5 days. Hold simvastatin during the 5 days and resume it the day "
-                 "after the last dose. No dexamethasone.",
-                 marks=pytest.mark.xfail(reason="simvastatin restart time left to the rubric",
-                                         strict=True)),
+    # simvastatin restarted before the 5 days after the course (resume_after)
+    (None, "simvastatin_plan_documented",
+     "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg twice daily "
+     "for 5 days. Hold simvastatin during the 5 days and resume it the day after the last dose. "
+     "No dexamethasone."),
+    (None, "simvastatin_plan_documented",
+     "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg twice daily "
+     "for 5 days. Hold simvastatin. Restart simvastatin 2 days after completing Paxlovid. No "
+     "dexamethasone."),
 ]
 
 
