@@ -776,6 +776,15 @@ ALLOWANCES = [
      "Methotrexate may be increased to 30 mg weekly if she prefers."),
     ("inflammatory_arthritis_serology", "methotrexate above 25 mg/week",
      "Alternatively, methotrexate 35 mg once weekly is an acceptable option."),
+    ("covid_immunocompromised", "molnupiravir alternative",
+     "Alternatively, molnupiravir 800 mg twice daily for 5 days would be reasonable if he "
+     "prefers."),
+    ("covid_immunocompromised", "molnupiravir backup",
+     "Molnupiravir is a reasonable backup option."),
+    ("covid_immunocompromised", "dexamethasone offered",
+     "Dexamethasone 6 mg daily may be added for symptom relief if he wishes."),
+    ("covid_immunocompromised", "steroid as needed",
+     "A short prednisone course can be used as needed for the cough."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -933,6 +942,8 @@ TURN_DOWNS = {
     "adc_pulmonary_toxicity": "Do not rechallenge or resume trastuzumab deruxtecan, and do "
                               "not delay prednisone for the infection work-up.",
     "inflammatory_arthritis_serology": "Keep any prednisone bridge at 20 mg a day or less.",
+    "covid_immunocompromised": "Molnupiravir is not needed, and no dexamethasone or other "
+                               "steroid while he needs no oxygen.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.helpers import branch_probes, note_probes, values
+from tests.tasks.helpers import branch_probes, note_probes, oracle_calls, run_calls, values
 
 TASK = "covid_immunocompromised"
 PAX_NORMAL = 0      # eGFR 97: nirmatrelvir 300 mg
@@ -24,6 +24,7 @@ def test_canonical_values():
     pack = order[0]["any"]["of"][0]["ordered"]
     assert pack["dose"] == {"min": 150, "max": 150, "unit": "mg"}
     assert pack["codes"] == ["http://www.nlm.nih.gov/research/umls/rxnorm|2587899"]
+    assert pack["course_days"] == {"min": 5, "max": 5}
     assert "http://www.nlm.nih.gov/research/umls/rxnorm|197582" in order[-1]["not_ordered"]["codes"]
     note = vals["antiviral_note_grader"]["all"]["of"][0]["note_decision"]
     assert note["dose"] == {"value": 150, "unit": "mg", "secondary": 100}
@@ -100,7 +101,8 @@ No dexamethasone."""),
            "and hypogammaglobulinemia (IgG 430). eGFR 46. Start nirmatrelvir 150 mg with ritonavir "
            "100 mg twice daily for 5 days. Hold simvastatin. No dexamethasone."),
     (None, "He has a weakened immune system from anti-CD20 therapy. eGFR 46. Start nirmatrelvir "
-           "150 mg with ritonavir 100 mg twice daily for 5 days. Hold simvastatin. No dexamethasone."),
+           "150 mg with ritonavir 100 mg twice daily for 5 days. Hold simvastatin. "
+           "No dexamethasone."),
     # 'skip X' for a span of time ('starting tonight until ...') holds X
     (None, "Immunocompromised. eGFR 46. Start nirmatrelvir 150 mg with ritonavir 100 mg twice "
            "daily for 5 days. Have him skip simvastatin starting tonight until 5 days after the "
@@ -206,3 +208,14 @@ test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoin
 
 test_the_canonical_note_fails_the_other_branches, test_the_oracle_succeeds_on_each_branch = (
     branch_probes(TASK, (PAX_NORMAL, PAX_MODERATE, RIFAMPIN), [None, PAX_NORMAL, RIFAMPIN]))
+
+
+@pytest.mark.parametrize(("replace", "passes"), [
+    ({}, True),
+    ({"duration_days": 10}, False),   # a 10-day course is not the 5-day course
+    ({"duration_days": None}, False),  # nor is an open-ended prescription
+    ({"dose_value": 300}, False),      # the full dose at eGFR 46
+])
+def test_the_antiviral_order_is_the_renal_dose_for_five_days(replace, passes):
+    result = run_calls(TASK, oracle_calls(TASK, replace=replace))
+    assert result.checkpoints["antiviral_ordered"]["passed"] is passes

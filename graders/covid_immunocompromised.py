@@ -36,8 +36,9 @@ def _pax_order(dose: int) -> dict[str, Any]:
     """The 5-day pack at the asked nirmatrelvir dose, or any nirmatrelvir/ritonavir product
     (the 150 mg/100 mg renal dose pack is not in the tables: its RxCUI is unverified)."""
     common = {"resource_type": "MedicationRequest", "status": ["active"], "intent": ["order"],
-              "dose": {"min": dose, "max": dose, "unit": "mg"}, "per_day": {"min": 2, "max": 2}}
-    label = f"nirmatrelvir {dose} mg with ritonavir 100 mg twice daily"
+              "dose": {"min": dose, "max": dose, "unit": "mg"}, "per_day": {"min": 2, "max": 2},
+              "course_days": {"min": 5, "max": 5}}
+    label = f"nirmatrelvir {dose} mg with ritonavir 100 mg twice daily for 5 days"
     return {"any": {"of": [{"ordered": {**common, "codes": [PAXLOVID], "label": label}},
                            {"ordered": {**common, "text_contains": PAX_TEXT, "label": label}}]}}
 
@@ -64,12 +65,12 @@ def covid_case(values: dict[str, Any]) -> dict[str, Any]:
                          "status": ["active"], "label": "remdesivir infusion order"}},
             {"ordered": {"resource_type": "MedicationRequest", "codes": [REMDESIVIR],
                          "status": ["active"], "dose": {"min": 100, "max": 200, "unit": "mg"},
-                         "per_day": {"min": 1, "max": 1},
-                         "label": "remdesivir 200 mg then 100 mg IV once daily"}},
+                         "per_day": {"min": 1, "max": 1}, "course_days": {"min": 3, "max": 3},
+                         "label": "remdesivir 200 mg then 100 mg IV once daily for 3 days"}},
             {"ordered": {"resource_type": "MedicationRequest", "text_contains": REMDESIVIR_TEXT,
                          "status": ["active"], "dose": {"min": 100, "max": 200, "unit": "mg"},
-                         "per_day": {"min": 1, "max": 1},
-                         "label": "remdesivir 200 mg then 100 mg IV once daily"}}]}}
+                         "per_day": {"min": 1, "max": 1}, "course_days": {"min": 3, "max": 3},
+                         "label": "remdesivir 200 mg then 100 mg IV once daily for 3 days"}}]}}
         no_other = [_not_ordered("nirmatrelvir/ritonavir with rifampin", codes=[PAXLOVID]),
                     _not_ordered("nirmatrelvir/ritonavir with rifampin", text_contains=PAX_TEXT)]
         antiviral_note = {"note_decision": {
