@@ -230,12 +230,20 @@ _SPOKEN_IU = re.compile(r"(?<=\d)\s+(milli-?)?international units?\b(?!\s+per\b)
                         re.IGNORECASE)
 
 
+# 'Plan. One, denosumab ... Four, calcium 1000 mg a day': a dictated list's number opens its
+# sentence before a comma; it counts the items and is no value, so it stays a word.
+_ENUMERATOR = re.compile(r"((?:^|[.!?:;]\s+)(?:number\s+)?)(one|two|three|four|five|six|seven|"
+                         r"eight|nine)(?=,\s)", re.IGNORECASE | re.MULTILINE)
+_ENUMERATOR_MARK = "Zqx"
+
+
 def spoken_numbers(text: str) -> str:
     """Numbers in words to digits, as dictated notes write them ('eighty eight micrograms',
     'one point four nine', 'twenty twenty six', 'one forty four'); 'one' and 'two' standing
     alone stay words ('one of', 'no one'), which the quantity reader handles itself."""
     text = _SPOKEN_PAIR.sub(_spoken_pair, text)
-    text = alpha2digit(text, "en")
+    text = _ENUMERATOR.sub(lambda m: m.group(1) + _ENUMERATOR_MARK + m.group(2), text)
+    text = alpha2digit(text, "en").replace(_ENUMERATOR_MARK, "")
     text = _SPOKEN_RATE.sub(lambda m: f"{_SPOKEN_UNIT[m.group(1).lower()]}/"
                                       f"{_SPOKEN_PER[m.group(2).lower()]}", text)
     text = _SPOKEN_MINUS.sub("-", text)

@@ -300,6 +300,7 @@ def _read(text: str, today: date | None = None) -> Note:
                 clause = dataclasses.replace(clause, mentions=tuple(
                     dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                     for m in clause.mentions))
+            clause = _then_after_contingency(clause, clauses[-1])
             lead = clauses[_line_start(units, index)]
             if len(lead.text.split()) <= 6 and lead.text.endswith((".", ":")) and not (
                     any(q.start > 3 for q in lead.quantities) or lead.actions):
@@ -1784,6 +1785,21 @@ _THRESHOLD_AFTER = re.compile(
     re.IGNORECASE)
 # A step that follows an opening condition: 'then ...', 'we will then ...'.
 _THEN_STEP = re.compile(r"\b(?:then|thereafter|after that)\b", re.IGNORECASE)
+
+
+def _then_after_contingency(clause: Clause, previous: Clause) -> Clause:
+    """'Re-evaluate only on a new trigger: a monoclonal protein, new hypercalcemia. Then repeat
+    SPEP and re-consult.': a sentence that opens with 'then' after one whose every plan is a
+    contingency goes on with that contingency (not after a plan made now: 'Stop X. Then ...')."""
+    planned = [m for m in previous.mentions if m.action is not None]
+    if not _OPENS_WITH_THEN.match(clause.text) or not planned or not all(
+            CONDITIONAL in m.statuses for m in planned):
+        return clause
+    return dataclasses.replace(clause, mentions=tuple(
+        dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL}) for m in clause.mentions))
+
+
+_OPENS_WITH_THEN = re.compile(r"[\W_]*then\b", re.IGNORECASE)
 # An opening condition, or an event a later step waits for ('once she ...', 'on a positive test');
 # 'once' alone does not make a plan line conditional ('once the course is done, stop the PPI').
 _OPENS_WITH_TRIGGER = re.compile(_OPENS_WITH_IF.pattern + r"|\s*(?:once|as soon as|upon|"
@@ -1886,6 +1902,8 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _results_after_without(text, mentions)
     mentions = _order_carried_past_then(mentions)
     mentions = _dash_verdict(text, mentions)
+    mentions = _dash_no_monitoring(text, mentions)
+    mentions = _examples_of_negated_head(text, mentions)
     mentions = _unsupported_findings(text, mentions)
     mentions = _preconditions(text, mentions)
     mentions = _none_fit(text, mentions)
@@ -1932,7 +1950,8 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 for m in mentions]  # 'PET - no repeat PET/CT': the label over what is said of it
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                 if m.group == "finding" and (_PAST_EVENT_AFTER.match(text, m.end) or past_dated
-                                             and _IN_MONTH_AFTER.match(text, m.end)) else m
+                                             and (_IN_MONTH_AFTER.match(text, m.end)
+                                                  or _DATED_AFTER.match(text, m.end))) else m
                 for m in mentions]  # 'Her first recurrence was 7 weeks ago', '... and her
     # first recurrence in April with fidaxomicin': an earlier episode
     if (opening := _OPENS_WITH_IF.match(text)) and (close := _CONDITION_CLOSE.match(
@@ -2305,7 +2324,9 @@ _REPORTED_PROPOSAL = re.compile(
     r"recommended|recommends|raised|mentioned|wanted|wants|requested|requests)\b",
     re.IGNORECASE)
 _ASKED_IN_PASSING = re.compile(r"\b(?:who|and)\s+(?:has\s+)?(?:asks|asked|wonders|wondered|"
-                               r"wants\s+to\s+know)\s+(?:me\s+|us\s+)?(?:whether|if|about)\b",
+                               r"wants\s+to\s+know)\s+(?:me\s+|us\s+)?(?:whether|if|about)\b"
+                               # '..., the question being myeloma versus MGUS and whether ...'
+                               r"|\bthe\s+(?:[\w-]+\s+)?questions?\s+being\b",
                                re.IGNORECASE)
 # A request put as a question is an instruction: 'Could you please stop his iron?'
 _POLITE_REQUEST = re.compile(r"\W*(?:could|would|can|will)\s+you\s+(?:please\s+|kindly\s+)?"
@@ -2407,6 +2428,53 @@ def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
             and m.group in ("drug", "test") and not m.negated else m for m in mentions]
 
 
+def _dash_no_monitoring(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Repeat SPEP / IFE / free light chains - no routine monitoring': a verdict after the
+    last dash that turns down the monitoring turns down the tests named before it (a drug named
+    so keeps its own decision: 'methotrexate - no routine monitoring' judges the tests)."""
+    verdict = _DASH_NO_MONITORING.search(text)
+    if verdict is None:
+        return mentions
+    action = Action("avoid", verdict.group(1).lower(), verdict.start(1))
+    return [dataclasses.replace(m, action=action, later=()) if m.end <= verdict.start()
+            and m.group == "test" and not m.negated else m for m in mentions]
+
+
+_DASH_NO_MONITORING = re.compile(
+    r"\s-\s*(no\s+(?:(?:routine|further|ongoing|serial|scheduled|regular|repeat)\s+)*"
+    r"(?:monitoring|surveillance|follow-?up|repeat\s+testing|testing|retesting|repeats?)"
+    r"(?:\s+(?:is\s+|are\s+)?(?:needed|required|necessary|indicated|warranted))?)"
+    r"\s*[.!]?\s*$", re.IGNORECASE)
+
+
+def _examples_of_negated_head(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'no skeletal survey or other skeletal imaging (WBLDCT/PET/MRI)': the tests or drugs an
+    aside lists right after a test or drug turned down are examples of it, turned down with it;
+    not an aside that says more ('(PET instead)', '(CT 2024 was clear)')."""
+    out = list(mentions)
+    for aside in _PARENTHETICAL.finditer(text):
+        inner = aside.group(0)
+        if _EXAMPLES_NOT.search(inner) or re.search(r"\d", inner):
+            continue
+        heads = [m for m in out if m.end <= aside.start() and not text[m.end:aside.start()].strip()]
+        if not heads or heads[-1].group not in ("test", "drug") or not heads[-1].negated or (
+                heads[-1].decision != "avoid"):
+            continue
+        head = heads[-1]
+        inside = [m for m in out if aside.start() < m.start < aside.end()]
+        if not inside or any(m.group != head.group or m.action is not None for m in inside):
+            continue
+        negation = tuple(c for c in head.cues if c.category == NEGATED)
+        out = [dataclasses.replace(m, negated=True, cues=m.cues + negation)
+               if aside.start() < m.start < aside.end() and not m.negated else m for m in out]
+    return out
+
+
+_EXAMPLES_NOT = re.compile(r"\b(?:instead|rather|but|prefer\w*|only|except|unless|if|when|"
+                           r"was|were|is|are|done|had|already|ordered|planned|ok|fine)\b",
+                           re.IGNORECASE)
+
+
 def _not_replaced(text: str, mentions: list[Mention]) -> list[Mention]:
     """'Do not replace it with another anticholinergic': what is turned down is the
     replacement; the drug replaced keeps the decision made about it elsewhere."""
@@ -2475,6 +2543,11 @@ _PAST_EVENT_AFTER = re.compile(r"(?:\s+[\w-]+){0,2}?\s+(?:was|were|occurred|happ
                                r"[^.;:,]{0,30}?\b(?:ago|treated\s+with)\b", re.IGNORECASE)
 _IN_MONTH_AFTER = re.compile(r"\s+(?:in|during)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
                              r"dec)[a-z]*\b", re.IGNORECASE)
+# 'E. coli bacteremia 02/2024', '... bacteremia was back in Feb 2024': dated as an episode
+# (in a clause dated in the past), so an earlier one.
+_DATED_AFTER = re.compile(r"\s+(?:(?:was|were|occurred)\s+(?:back\s+)?(?:in|during)\s+"
+                          r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+                          r"|\(?\d{1,2}/(?:\d{1,2}/)?(?:19|20)\d{2}\b)", re.IGNORECASE)
 _LABEL_AFTER = re.compile(r"\s*(?::|\s[-–]\s)")
 _AS_A = re.compile(r"[^.;:,()]{0,40}?\bas\s+(?:a|an|the)\s+", re.IGNORECASE)
 
@@ -2596,7 +2669,9 @@ _LAPSE = re.compile(r"\s+(?:lapse|run\s+out|stop|be\s+(?:stopped|missed|delayed|
 _DASH_VERDICT = re.compile(r"(?:\s-|\s*:)\s*(should be avoided|must be avoided|is best avoided|"
                            r"to be avoided|avoid|contraindicated|is contraindicated|"
                            r"not recommended|not advised|not needed|not necessary|not required|"
-                           r"not indicated|unnecessary|not warranted)\s*[.!]?\s*$", re.IGNORECASE)
+                           r"not indicated|unnecessary|not warranted|"
+                           r"none (?:is |are )?(?:indicated|needed|necessary|required|warranted|"
+                           r"recommended))\s*[.!]?\s*$", re.IGNORECASE)
 _COMPLEMENT_GAP = re.compile(r"\s+(?:with|using)\s+(?:\w+\s+)?|\s*(?:,|or|and|/|nor)\s*",
                              re.IGNORECASE)
 _SWITCH_ARROW = re.compile(r"(?<![\d%)]) -> (?!\d)")  # not a trend '(130 -> 128)'

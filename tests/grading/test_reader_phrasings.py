@@ -3578,3 +3578,88 @@ METFORMIN_HELD_48_H_AFTER = {"note_decision": {"concept": ["metformin"], "action
 def test_reader_covid_ic_restart_timing_arrow_step_start_time_skip_span(grade, spec, note,
                                                                          passed):
     assert grade(spec, note) is passed
+
+
+NO_MARROW_OR_SKELETAL_IMAGING = {"note_never": {
+    "concept": ["bone_marrow_biopsy", "myeloma_skeletal_imaging", "pet_ct", "spine_mri",
+                "kidney_biopsy"],
+    "action": ["start", "resume", "continue", "order", "endorse", "allow", "implicit"],
+    "allow_contingency": True}}
+NO_SPEP_MONITORING = {"note_never": {"concept": ["spep", "flc_ratio"],
+                                     "action": ["start", "resume", "continue", "order",
+                                                "endorse"],
+                                     "allow_contingency": True}}
+CONTINUE_METHOTREXATE = {"note_decision": {"concept": ["methotrexate"], "action": ["continue"]}}
+POLYCLONAL_NOT_MGUS = {"note_finding": {"concept": ["polyclonal_flc_elevation"],
+                                        "opposite": ["mgus", "multiple_myeloma"],
+                                        "strict": True}}
+RATIO_IN_RENAL_RANGE = {"note_finding": {"concept": ["flc_ratio_normal_for_ckd",
+                                                     "flc_renal_range"],
+                                         "opposite": ["flc_ratio_above_renal_range"]}}
+FIBROELASTOMA = {"note_finding": {"concept": ["papillary_fibroelastoma"],
+                                  "opposite": ["infective_endocarditis",
+                                               "positive_blood_cultures"]}}
+VITAMIN_D_35 = {"note_value": {"concept": ["vitamin_d_level", "vitamin_d"], "value": 35,
+                               "tolerance": 0.5, "unit": "ng/mL"}}
+PFE = "The aortic valve mass is a papillary fibroelastoma. "
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a verdict 'none indicated' after the dash judges every test listed before it
+    (NO_MARROW_OR_SKELETAL_IMAGING, "Plan:\n1. Bone marrow biopsy / skeletal imaging / kidney "
+     "biopsy - none indicated.", True),
+    (NO_MARROW_OR_SKELETAL_IMAGING, "Plan:\n1. Bone marrow biopsy / skeletal imaging / kidney "
+     "biopsy - all indicated.", False),
+    # the tests an aside lists after a test turned down are its examples, turned down too
+    (NO_MARROW_OR_SKELETAL_IMAGING, "Plan:\n- No bone marrow biopsy, no skeletal survey or "
+     "other skeletal imaging (WBLDCT/PET/MRI), no kidney biopsy.", True),
+    (NO_MARROW_OR_SKELETAL_IMAGING, "Plan:\n- No skeletal survey (PET instead).", False),
+    # '- no routine monitoring' after the tests turns their repeat down; a drug keeps its plan
+    (NO_SPEP_MONITORING, "Recommendations:\n- Repeat SPEP / IFE / free light chains - no "
+     "routine monitoring; nothing to follow.", True),
+    (NO_SPEP_MONITORING, "Recommendations:\n- Repeat SPEP / IFE / free light chains - monthly "
+     "monitoring.", False),
+    (CONTINUE_METHOTREXATE, "Plan:\n- Continue methotrexate 15 mg weekly - no routine "
+     "monitoring.", True),
+    # 'Then ...' after a sentence whose every plan is a contingency goes on with it
+    (NO_SPEP_MONITORING, "Plan:\n- No routine SPEP monitoring.\n- Re-evaluate only on a new "
+     "trigger: a monoclonal protein on a future test or new hypercalcemia. Then repeat "
+     "SPEP/IFE/sFLC and re-consult.", True),
+    (NO_SPEP_MONITORING, "Plan:\n- Stop the statin. Then repeat SPEP/IFE/sFLC and "
+     "re-consult.", False),
+    # 'the question being X versus Y and whether he needs Z' retells the referral question
+    (POLYCLONAL_NOT_MGUS, "He was referred because his free light chain ratio came back "
+     "flagged high, the question being myeloma versus MGUS. Assessment: a polyclonal elevation "
+     "from CKD.", True),
+    (POLYCLONAL_NOT_MGUS, "He was referred because his free light chain ratio came back "
+     "flagged high, most likely myeloma. Assessment: a polyclonal elevation from CKD.", False),
+    (NO_MARROW_OR_SKELETAL_IMAGING, "He was referred for a high ratio, the question being "
+     "myeloma versus MGUS and whether he needs a marrow or skeletal imaging.", True),
+    (NO_MARROW_OR_SKELETAL_IMAGING, "He was referred for a high ratio, and he needs skeletal "
+     "imaging.", False),
+    # the renal-specific reference interval is the renal reference range (mgus_in_ckd lexicon)
+    (RATIO_IN_RENAL_RANGE, "The renal-specific reference interval (0.37-3.1) applies here, and "
+     "1.88 is normal by that standard.", True),
+    (RATIO_IN_RENAL_RANGE, "The standard reference interval (0.26-1.65) applies here, and "
+     "1.88 is abnormal by that standard.", False),
+    # 'Nothing supports X' denies X
+    (FIBROELASTOMA, PFE + "Nothing supports endocarditis: she has been afebrile throughout.",
+     True),
+    (FIBROELASTOMA, PFE + "Everything supports endocarditis: she has been febrile throughout.",
+     False),
+    # a finding dated to a past episode ('bacteremia 02/2024', 'was back in Feb 2024') is history
+    (FIBROELASTOMA, PFE + "Remote E. coli bacteremia 02/2024 with pyelonephritis, 2024 "
+     "admission.", True),
+    (FIBROELASTOMA, PFE + "The E. coli bacteremia was back in Feb 2024 and cleared.", True),
+    (FIBROELASTOMA, PFE + "Her E. coli bacteremia was in February 2024, fully treated.", True),
+    (FIBROELASTOMA, PFE + "She has an E. coli bacteremia now.", False),
+    # a dictated list's 'Four, ...' counts items: no value of the test before it
+    (VITAMIN_D_35, "25 hydroxy vitamin D 35 nanograms per mL.\n\nPlan. Three, serum calcium "
+     "before each injection, and she must be vitamin D replete, which she is. Four, calcium "
+     "total intake 1000 to 1200 mg a day.", True),
+    (VITAMIN_D_35, "25 hydroxy vitamin D 35 nanograms per mL.\n\nPlan. Three, serum calcium "
+     "before each injection. Her 25 hydroxy vitamin D is now four.", False),
+])
+def test_reader_p101_none_indicated_examples_aside_question_being_dated_episode_enumerator(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
