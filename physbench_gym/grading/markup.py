@@ -164,6 +164,11 @@ _HIGH_LOW = ((re.compile(r"\u2191(?=\s*\d)"), " increase "),
              (re.compile(r"\u2191"), " increase "), (re.compile(r"\u2193"), " decrease "))
 
 
+# 'Ø EGD now', '∅ NSAIDs': the null sign of clinical shorthand says 'no' before a word (not
+# 'Ø 5 mm', a diameter, nor a letter of a name).
+_NULL_SIGN = re.compile(r"(?<![\w])[\u00d8\u2205](?=[ \t]+[A-Za-z])")
+
+
 _UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -235,6 +240,14 @@ _SPOKEN_IU = re.compile(r"(?<=\d)\s+(milli-?)?international units?\b(?!\s+per\b)
 _ENUMERATOR = re.compile(r"((?:^|[.!?:;]\s+)(?:number\s+)?)(one|two|three|four|five|six|seven|"
                          r"eight|nine)(?=,\s)", re.IGNORECASE | re.MULTILINE)
 _ENUMERATOR_MARK = "Zqx"
+
+
+# 'April twenty eighth', 'the thirty first': a day of the month said as two words is one
+# ordinal (not '20 8th').
+_SPOKEN_DAY = re.compile(r"\b((?:january|february|march|april|may|june|july|august|september|"
+                         r"october|november|december|the|on) (?:twenty|thirty)) "
+                         r"(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b",
+                         re.IGNORECASE)
 
 
 def spoken_numbers(text: str) -> str:
@@ -398,6 +411,7 @@ def normalize_characters(text: str) -> str:
     arrow after a value flags it ('8.9 ↑' -> '8.9 (high)'), before a drug changes it."""
     for pattern, plain in _HIGH_LOW:
         text = pattern.sub(plain, text)
+    text = _NULL_SIGN.sub("no", text)
     text = _POWER_OF_TEN.sub(lambda m: "10^" + m.group(1).translate(_SUPERSCRIPT_DIGITS), text)
     text = unicodedata.normalize("NFKC", text)
     text = _DASH_BETWEEN_NUMBERS.sub("-", text)
@@ -418,6 +432,7 @@ def normalize_characters(text: str) -> str:
     for _ in range(2):  # '1 000-1 200 mg' -> '1000-1200 mg' (the range's end first)
         text = _SPACED_THOUSANDS.sub(r"\1\2", text)
     text = _COMMA_THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), text)
+    text = _SPOKEN_DAY.sub(r"\1-\2", text)
     text = spelled_numbers(spoken_punctuation(text.replace("\t", " ").replace("\r", "")))
     return expand_intervals(spoken_numbers(text))
 

@@ -1287,6 +1287,11 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         return "avoid"  # named under 'Agents excluded' or 'What to avoid'
     if _RESULT_LEAD.search(clause.text, 0, mention.start):
         return None  # 'Current PET/CT (2026-03-31): a new nodule' reports a result
+    if mention.group == "drug" and not mention.quantities and _STATE_ON.search(
+            clause.text, 0, mention.start) and any(
+                m.start < mention.start for m in clause.mentions):
+        return None  # '| Naltrexone | Not now | precipitated withdrawal on methadone |': the
+        # drug he is on, the reason of another row's decision, plans nothing of its own
     line_start = mention.start <= 3 or bool(LIST_MARK.fullmatch(  # '(3) TTE, ordered'
         clause.text[:mention.start])) or clause.kind == "row" or clause.kind == "item" and not any(
         m.group == "finding" and m.start < mention.start for m in clause.mentions) or bool(
@@ -1314,6 +1319,11 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
     return None
 
 
+
+
+_STATE_ON = re.compile(r"\b(?:withdrawal|while|when|patients?|someone|anyone|(?:he|she|they)"
+                       r"(?:'s|\s+is|\s+are)?)\s+on\s+(?:(?:his|her|their|the)\s+)?$",
+                       re.IGNORECASE)
 
 
 _PURPOSE_AFTER = re.compile(r"\b(?:to|in order to)\s+(?:exclude|rule out|r/o|evaluate for|"

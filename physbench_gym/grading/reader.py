@@ -721,6 +721,8 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
         subject = next((m for found in reversed(earlier) for m in found
                         if m.decision == "stop"), subject)
     action = next((a for a in clause.actions if not doses or a.start < doses[0].start), None)
+    if action is not None and _negation_reaches_verb(clause.text, action, cues):
+        action = dataclasses.replace(action, negated=True)  # 'do not increase above 40 mg/day'
     status = clause.quantity_status(doses[0]) if doses else frozenset()
     elided = Mention(subject.concepts, "", 0, 0, "drug", status,
                      (), action, (), clause.quantities, False,
@@ -766,6 +768,22 @@ def _times_the_step(clause: Clause, mention: Mention) -> bool:
         COUNTERFACTUAL) and bool(_TIMED_BY_LAST_DOSE.search(clause.text, 0, mention.start))
 
 
+def _negation_reaches_verb(text: str, action: Action, cues: list[tuple[int, str]]) -> bool:
+    """'...; do not increase above 40 mg/day', 'no further increase (> 40 mg/d)': a negation
+    cue before a verb with no object, with only auxiliary words between them, negates it (not
+    'no response at 4 weeks, increase to 20 mg')."""
+    if action.negated:
+        return False
+    for at, category in cues:
+        if category != NEGATED or at >= action.start:
+            continue
+        words = re.findall(r"[\w']+", text[at:action.start].lower())
+        if words and all(w in _AUXILIARY or w in _NEGATION_WORDS for w in words):
+            return True
+    return False
+
+
+_NEGATION_WORDS = frozenset({"no", "not", "never", "don't", "dont", "do", "n't", "cannot"})
 _COURSE_VERBS = frozenset({"continue", "stop"})
 _RESTARTING = frozenset({"resume", "restart", "start", "begin", "resuming", "restarting",
                          "starting", "beginning"})
@@ -1121,7 +1139,8 @@ def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:
         for sentence in (part for s in sentences for long in _split_run_on(s)
                          for after in _split_after_letter(long)
                          for part in _split_arrow_steps(after)):
-            for part in _split_outside_brackets(sentence):
+            for part in (piece for whole in _split_outside_brackets(sentence)
+                         for piece in _split_before_own_verdict(whole)):
                 part = part.strip()
                 if part and re.search(r"\w", part):
                     if out and _CAUSE_QUESTION.search(out[-1][0]):
@@ -1258,6 +1277,26 @@ def _split_outside_brackets(sentence: str) -> list[str]:
             parts.append(sentence[start:match.start()])
             start = match.end()
     return parts + [sentence[start:]]
+
+
+# 'no NSAIDs like ibuprofen or naproxen, acetaminophen is fine': after a refusal, a comma and
+# a new subject with its own verdict is a clause of its own (the verdict is not the refused
+# drugs').
+_OWN_VERDICT = re.compile(r",\s+(?=(?:[\w-]+\s+){1,3}(?:is|are)\s+(?:fine|ok|okay|acceptable|"
+                          r"safe|preferred|reasonable|allowed)\b)", re.IGNORECASE)
+_REFUSAL = re.compile(r"^\W*(?:[\w#]+\s+\d+[,.:]?\s+)?(?:no|avoid|stop|do\s+not|don't|never)\b",
+                      re.IGNORECASE)
+
+
+def _split_before_own_verdict(part: str) -> list[str]:
+    """'Number 5, no NSAIDs like ibuprofen, acetaminophen is fine' -> the refusal, then the
+    verdict on acetaminophen."""
+    found = _OWN_VERDICT.search(part)
+    if found is None or "(" in part[:found.start()] and ")" not in part[:found.start()] or not (
+            _REFUSAL.match(part) or _REFUSAL.match(part[part.rfind(",", 0, found.start()) + 1:
+                                                   found.start()])):
+        return [part]
+    return [part[:found.start()], part[found.end():]]
 
 
 @functools.cache
@@ -1771,9 +1810,10 @@ _MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by
 _OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
 # A finding right after an arrow is what the data before it amount to.
 _CONCLUDED = re.compile(r"->\s*[*_]*\s*$")
-# 'if ..., then' opening the step after an arrow, semicolon or colon: the step is its consequence.
-_IF_THEN = re.compile(r"(?:->|[;:])\s*(?:if|when|whenever|should|unless|in case)\b[^;:>]*?\bthen\b"
-                      r"[^;:>]*$", re.IGNORECASE)
+# 'if ..., then' opening the step after an arrow, semicolon, colon or ', and' ('..., and if he
+# is still symptomatic after that then we will do an EGD'): the step is its consequence.
+_IF_THEN = re.compile(r"(?:->|[;:]|,\s+and\b)\s*(?:if|when|whenever|should|unless|in case)\b"
+                      r"[^;:>]*?\bthen\b[^;:>]*$", re.IGNORECASE)
 _OPENS_WITH_IF = re.compile(r"\s*(?:if|when|whenever|should|unless|in case)\b", re.IGNORECASE)
 # A size or level that triggers what the clause names ('repair at >=5.5 cm', 'at 5.5 cm or
 # more', 'once it reaches 5.5 cm'); a plain 'at 12 months' or 'above 70' is no trigger.
@@ -3156,10 +3196,14 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
             not _BARE_EFFECT.fullmatch(effect.group(0)))):  # not 'Levothyroxine increase ...'
         status = status | {COUNTERFACTUAL}  # '..., as thiazides reduce calcium excretion'
     if action is not None and action.start >= end and _PAST_FORM.search(action.text) and (
-            _TEMPORAL_BEFORE.search(text, 0, begin)):
+            _TEMPORAL_BEFORE.search(text, 0, begin)) and not _hold_to_come(text, begin, action):
         status = status | {HISTORICAL}  # 'sodium was normal the day sertraline started'
     if _NARRATIVE_OPENING.match(text):
         status = status | {HISTORICAL}  # 'Discharged without rate control'
+    if action is not None and action.kind == "keep_dose" and not action.negated and (
+            not _KEEP_VERB.match(action.text)) and _STABLE_SO_FAR.match(
+                text, action.start + len(action.text)):
+        status = status | {HISTORICAL}  # 'methadone 90 mg daily, unchanged for 3 years'
     if _span_group(span) == "finding" and _CLASS_OF_PATIENTS.search(text, 0, begin):
         status = status | {COUNTERFACTUAL}  # 'extended therapy is reserved for unprovoked VTE'
     if _PATIENTS_WHO.search(text, 0, begin):  # 'molnupiravir is reserved for patients who
@@ -3203,6 +3247,29 @@ _BARE_EFFECT = re.compile(rf"\s*(?:{'|'.join(_EFFECTS)})", re.IGNORECASE)
 # 'the day sertraline started', 'since the statin was stopped': a time clause in the past.
 _TEMPORAL_BEFORE = re.compile(r"\b(?:the day|the week|when|since|after|before|until|by the time)"
                               r"\s+(?:\w+\s+){0,3}$", re.IGNORECASE)
+def _hold_to_come(text: str, begin: int, action: Action) -> bool:
+    """'collect the stool antigen after omeprazole held x 2 wk', 'test once the PPI has been
+    stopped for 2 weeks': a hold the step waits for, not a past event (not 'symptoms since
+    the PPI stopped', nor 'the day sertraline started')."""
+    lead = _TEMPORAL_BEFORE.search(text, 0, begin)
+    if lead is None or not re.match(r"(?:after|before|until|once)\b", lead.group(0),
+                                    re.IGNORECASE):
+        return False
+    if re.search(r"\b(?:was|were|had)\b", text[lead.start():action.start], re.IGNORECASE):
+        return False
+    return bool(_HOLD_LASTS.match(text, action.start + len(action.text))
+                or _PRESENT_PASSIVE.search(text, 0, action.start))
+
+
+_HOLD_LASTS = re.compile(r"\s*(?:x|for)\s*(?:at\s+least\s+|>=?\s*|about\s+|~\s*)?\d+"
+                         r"(?:\s*-\s*\d+)?\s*(?:d|days?|wks?|weeks?)\b", re.IGNORECASE)
+_PRESENT_PASSIVE = re.compile(r"\b(?:is|are|has\s+been|have\s+been)\s+$", re.IGNORECASE)
+# How long a dose has stayed the same so far: 'unchanged for 3 years', 'same dose x 2 yr',
+# 'unchanged since 2023' (not 'unchanged for the next 3 months', a plan).
+_STABLE_SO_FAR = re.compile(r"\s*(?:(?:for\s+|x\s*|over\s+)(?:the\s+(?:past|last)\s+)?"
+                            r"(?:about\s+|~\s*|over\s+|more than\s+|>\s*)?\d+(?:\.\d+)?\s*\+?\s*"
+                            r"(?:mo|mos|months?|y|yrs?|years?)\b|since\s+(?:(?:19|20)\d\d|"
+                            r"\d{1,2}/|[A-Z][a-z]+\s+(?:19|20)\d\d))", re.IGNORECASE)
 # A subjectless narrative of a past stay ('Discharged without rate control', 'Admitted 2/25').
 _NARRATIVE_OPENING = re.compile(r"\s*(?:was\s+|were\s+)?(?:discharged|admitted|readmitted|"
                                 r"hospitali[sz]ed|presented|transfused)\b", re.IGNORECASE)

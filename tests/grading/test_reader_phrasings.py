@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from physbench_gym.grading.markup import lines
+from physbench_gym.grading.markup import lines, normalize_characters
 from physbench_gym.grading.quantities import dates_past, quantities
 from physbench_gym.grading.reader import _pipeline, read_note
 
@@ -205,6 +205,7 @@ NODULE_7_MM = {"note_value": {"concept": ["nodule_size"], "value": 7, "tolerance
 ATORVASTATIN_80 = {"note_decision": {"concept": ["atorvastatin"], "action": ["increase", "start"],
                                      "dose": {"min": 40, "max": 80, "unit": "mg"}}}
 NO_NSAID = {"note_never": {"concept": ["nsaid"]}}
+NO_SEROLOGY = {"note_decision": {"concept": ["hpylori_serology"], "action": ["avoid"]}}
 NO_FLUOROQUINOLONE = {"note_never": {"concept": ["fluoroquinolone"]}}
 NO_THIAZIDE = {"note_never": {"concept": ["thiazide"]}}
 NO_BUPROPION_BUT_LATER = {"note_never": {"concept": ["bupropion"], "allow_contingency": True,
@@ -2678,6 +2679,7 @@ ALLOPURINOL_LOW_START = {"note_decision": {"concept": ["allopurinol"], "action":
                                            "dose": {"min": 25, "max": 100, "unit": "mg"}}}
 NO_COLCHICINE = {"note_never": {"concept": ["colchicine"]}}
 NO_NSAID = {"note_never": {"concept": ["nsaid"]}}
+NO_SEROLOGY = {"note_decision": {"concept": ["hpylori_serology"], "action": ["avoid"]}}
 PREDNISONE_40 = {"note_decision": {"concept": ["prednisone"], "action": ["start"],
                                    "dose": {"min": 30, "max": 40, "unit": "mg"}}}
 COLCHICINE_AT_MOST_BID = {"note_decision": {"concept": ["colchicine"], "action": ["start"],
@@ -3662,4 +3664,83 @@ PFE = "The aortic valve mass is a papillary fibroelastoma. "
 ])
 def test_reader_p101_none_indicated_examples_aside_question_being_dated_episode_enumerator(
         grade, spec, note, passed):
+    assert grade(spec, note) is passed
+
+
+NO_CETIRIZINE_INCREASE = {"note_never": {"concept": ["cetirizine"], "action": ["increase"]}}
+NO_STEROID_COURSE = {"note_never": {"concept": ["corticosteroid"], "allow_contingency": True}}
+NO_COLONOSCOPY = {"note_never": {"concept": ["colonoscopy"], "action": [
+    "start", "endorse", "allow", "implicit", "order", "refer"], "allow_contingency": True}}
+NO_EGD_NOW = {"note_never": {"concept": ["egd"], "action": [
+    "start", "endorse", "allow", "order", "refer"], "allow_contingency": True}}
+NO_NSAID = {"note_never": {"concept": ["nsaid"]}}
+NO_SEROLOGY = {"note_decision": {"concept": ["hpylori_serology"], "action": ["avoid"]}}
+HOLD_OMEPRAZOLE = {"note_decision": {"concept": ["omeprazole", "ppi"], "action": ["stop", "switch"],
+                                     "opposite": ["continue", "keep_dose", "increase"]}}
+NO_METHADONE_KEPT = {"note_decision": {"concept": ["methadone"], "action": ["decrease"],
+                                       "opposite": ["increase", "keep_dose", "continue"],
+                                       "strict": True, "required": False}}
+NO_FAST_METHADONE_CUT = {"note_decision": {
+    "concept": ["methadone"], "action": ["decrease", "stop"], "opposite": [], "required": False,
+    "timing": {"min": 10, "unit": "d"}, "wrong_timing_contradicts": True}}
+TAPER_ROW = ("| Item | Decision | Details |\n|---|---|---|\n"
+             "| Taper? | Yes | methadone down 5 mg every 2-4 weeks |\n")
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a refusal before a verb whose drug is elided (a dose after it) negates it
+    (NO_CETIRIZINE_INCREASE, "Continue cetirizine 20 mg BID while starting omalizumab; do not "
+     "increase above 40 mg/day.", True),
+    (NO_CETIRIZINE_INCREASE, "Cont cetirizine 20 mg BID; no further \u2191 (>40 mg/d not "
+     "recommended).", True),
+    (NO_CETIRIZINE_INCREASE, "Continue cetirizine 20 mg BID; increase to 40 mg BID if "
+     "needed.", False),
+    (NO_CETIRIZINE_INCREASE, "Continue cetirizine 10 mg daily. No response at 4 weeks, "
+     "increase to 20 mg daily.", False),
+    # 'for a severe flare' reaches a drug named in a gloss with its dose and length; 'as a
+    # contingency' marks what it follows
+    (NO_STEROID_COURSE, "- No steroid course now; a short rescue course (e.g., prednisone "
+     "20-40 mg \u226410 days) only for a severe flare/angioedema, as a contingency", True),
+    (NO_STEROID_COURSE, "- Prednisone 20-40 mg daily for 5 days, as a contingency.", True),
+    (NO_STEROID_COURSE, "- Start a short course (e.g., prednisone 20-40 mg \u226410 days) "
+     "now.", False),
+    # the null sign of shorthand says 'no'
+    (NO_COLONOSCOPY, "P:\n5. \u00d8 EGD now. \u00d8 repeat colonoscopy (nl 4/2025).", True),
+    (NO_COLONOSCOPY, "P:\n5. Repeat colonoscopy (nl 4/2025).", False),
+    (NO_SEROLOGY, "P:\n5. \u00d8 Hp serology.", True),
+    (NO_SEROLOGY, "P:\n5. Hp serology.", False),
+    # a hold the test waits for is planned, not a past event
+    (HOLD_OMEPRAZOLE, "P:\n1. Ordered Hp stool Ag, collect ~4/28/26 after omeprazole held "
+     "\u00d72 wk (PPI \u2192 false neg).", True),
+    (HOLD_OMEPRAZOLE, "P:\n1. Stool antigen after omeprazole is held for 2 weeks.", True),
+    (HOLD_OMEPRAZOLE, "Symptoms returned after omeprazole was held for 2 weeks.", False),
+    # ', and if ... then X': X is the contingency's consequence
+    (NO_EGD_NOW, "Plan. Number 4, if negative, this is most likely functional dyspepsia, "
+     "restart the omeprazole, can go up to 40 mg daily for 8 weeks, and if he is still "
+     "symptomatic after that then we will do an EGD, and a low dose tricyclic is an option.",
+     True),
+    (NO_EGD_NOW, "Plan. Restart the omeprazole, and then we will order an EGD, and a low dose "
+     "tricyclic is an option.", False),
+    # 'no NSAIDs like X or Y, acetaminophen is fine': the verdict is acetaminophen's
+    (NO_NSAID, "Number 5, no NSAIDs like ibuprofen or naproxen, acetaminophen is fine.", True),
+    (NO_NSAID, "No acetaminophen, ibuprofen is fine.", False),
+    # a dose unchanged for years so far is the history, not a plan to keep it
+    (NO_METHADONE_KEPT, TAPER_ROW + "\n1. Reviewed the OTP dosing summary: methadone 90 mg "
+     "orally once daily, unchanged for 3 years.", True),
+    (NO_METHADONE_KEPT, TAPER_ROW + "\nMethadone 90 mg PO qd (liquid), unchanged x3y.", True),
+    (NO_METHADONE_KEPT, TAPER_ROW + "\nMethadone 90 mg daily, unchanged.", False),
+    # the drug he is on, the reason in another drug's row, plans nothing of its own
+    (NO_FAST_METHADONE_CUT, TAPER_ROW + "| Naltrexone | Not now | Precipitated withdrawal on "
+     "methadone; XR-NTX only after taper done + 7-14 d opioid-free |\n", True),
+    (NO_FAST_METHADONE_CUT, TAPER_ROW + "| Methadone | Stop | off in 7 d |\n", False),
+    # a day of the month said in two words is one ordinal
+    (("normalized", "April 28th"), "to be collected on or after April twenty eighth", True),
+    (("normalized", "April 28th"), "to be collected on or after April twenty 8", False),
+    (("normalized", "30 second"), "a thirty second pause", True),
+])
+def test_reader_p103_null_sign_elided_refusal_hold_to_come_stable_dose_state_on_drug(
+        grade, spec, note, passed):
+    if isinstance(spec, tuple):
+        assert (spec[1] in normalize_characters(note)) is passed
+        return
     assert grade(spec, note) is passed
