@@ -113,9 +113,10 @@ class CalibrationReport:
 
 
 def note_checkpoints(task_id: str) -> list[str]:
-    """Ids of the checkpoints of a task graded from the note alone."""
-    return [c.id for c in instance_checkpoints(task_id, None)
-            if c.grader.triggers and c.grader.triggers <= {FILE}]
+    """Ids of the checkpoints of a task that read the note: those graded from the note alone,
+    and those that read it beside orders (a must-not both ordered and written), whose order
+    side the reference orders a calibration places already satisfy."""
+    return [c.id for c in instance_checkpoints(task_id, None) if FILE in c.grader.triggers]
 
 
 def calibrate(tasks: Sequence[str] | None = None, splits: Iterable[str] = SPLITS,

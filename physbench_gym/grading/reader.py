@@ -42,6 +42,10 @@ _ATTRIBUTE = re.compile(
 _ATTRIBUTE_BEFORE = re.compile(r"\b(?:(?:adverse|side)[\s-]effects?|toxicity|intolerance|"
                                r"allergy|overdose|levels?|absorption)\s+(?:of|to|from)\s+$",
                                re.IGNORECASE)
+# 'No naloxone at home', 'no epinephrine pen on hand': what the patient has, not a refusal.
+_POSSESSED = re.compile(r"\s+(?:(?:kit|spray|pens?|auto-?injectors?|supply|tablets?)\s+)?"
+                        r"(?:at home|in the (?:home|house)|on hand|with (?:him|her|them))\b",
+                        re.IGNORECASE)
 REPORTING_SECTIONS = frozenset({"history", "medications", "data"})
 PAST_SECTIONS = frozenset({"history", "medications"})
 # A negated verb means another decision: 'do not start' avoids, 'do not stop' continues.
@@ -3212,6 +3216,8 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if negation is not None and (negation.text == "never" or negation.text.lower() == "no" and (
             _EVER_AFTER.match(text, end))) and action is None and _span_group(span) == "test":
         negated, status = False, status | {HISTORICAL}  # 'never EGD': never had one
+    if negated and action is None and _POSSESSED.match(text, end):
+        negated, status = False, status | {ATTRIBUTE}  # 'no naloxone at home': what he has
     if _ATTRIBUTE.match(text, end) or _ATTRIBUTE_BEFORE.search(text, 0, begin):
         # 'no statin intolerance', 'sulfa allergy': a finding about the drug, not a decision
         action, later, negated = None, (), False

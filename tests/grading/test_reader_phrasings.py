@@ -3744,3 +3744,19 @@ def test_reader_p103_null_sign_elided_refusal_hold_to_come_stable_dose_state_on_
         assert (spec[1] in normalize_characters(note)) is passed
         return
     assert grade(spec, note) is passed
+
+
+NALOXONE_NOT_WITHHELD = {"note_never": {"concept": ["naloxone"], "action": ["stop", "avoid"]}}
+
+
+@pytest.mark.parametrize(("note", "passed"), [
+    # what the patient has at home is a state, not a refusal of the drug
+    ("A: No naloxone at home - overdose risk will rise as tolerance falls.\n"
+     "P: Naloxone 4 mg nasal spray ordered.", True),
+    ("His naloxone kit expired; no naloxone kit at home.", True),
+    # a refusal stays one
+    ("P: No naloxone.", False),
+    ("No naloxone kit needed.", False),
+])
+def test_reader_what_a_patient_has_at_home_is_no_refusal(grade, note, passed):
+    assert grade(NALOXONE_NOT_WITHHELD, note) is passed
