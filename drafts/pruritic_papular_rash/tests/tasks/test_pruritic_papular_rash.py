@@ -84,6 +84,19 @@ Plan:
                      strict=True, reason="a day-numbered schedule ('day 1 and day 8') is no timing")),
     pytest.param((UNTREATED_68, "Scabies. Permethrin 5% cream tonight, wash off after 8-14 "
                                 "hours; reapply permethrin 7 days later." + _REST), id="days_later"),
+    pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
+                        "same time. Wash bedding hot; anything that cannot be washed goes into a "
+                        "sealed plastic bag for 72 hours.\n\n**PCP question 2 - another "
+                        "prednisone burst?** **No.** Steroid use is a recognised route to crusted "
+                        "scabies.\n\n**PCP question 3 - lindane?** **No.** Neurotoxic."),
+                 id="question_labels_general_risk_relative_clause"),
+    pytest.param((None, "Scabies. Oral ivermectin 200 micrograms per kilogram, which at 68 "
+                        "kilograms is 13.6 milligrams, rounded to 15 milligrams, today and again "
+                        "in 7 days." + _REST), id="which_at_weight"),
+    pytest.param((None, "Scabies; permethrin has failed, so I've switched him to oral ivermectin. "
+                        "At 68 kg that is 13.6 mg, so I've sent 15 mg to take today and the same "
+                        "15 mg again in 14 days." + _REST + "\n\nRecheck in 2-4 weeks after the "
+                        "second dose."), id="dose_sentence_without_drug"),
 ]
 CORRECT.insert(0, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the same "
                "time. Wash bedding hot. No prednisone. Avoid lindane. For itch that lingers after "
