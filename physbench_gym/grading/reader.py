@@ -688,7 +688,9 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
     if not masses and clause.actions and line_drugs and not any(
             m.group in ("drug", "test") for m in clause.mentions) and _SUBJECTLESS.fullmatch(
             clause.text[:clause.actions[0].start]) and not _OWN_OBJECT.match(
-            clause.text, clause.actions[0].start + len(clause.actions[0].text)):
+            clause.text, clause.actions[0].start + len(clause.actions[0].text)) and not (
+            _VISIT_VERB.fullmatch(clause.actions[0].text)):  # 'Ivermectin 15 mg once. Recheck
+        # in 2 weeks.': the patient is seen again, the drug is not given again
         action = clause.actions[0]
         if any(category == NEGATED and at < action.start for at, category in cues):
             action = dataclasses.replace(action, negated=True)
@@ -750,6 +752,9 @@ def _turns_down_only(clause: Clause) -> bool:
 
 
 _COURSE_VERBS = frozenset({"continue", "stop"})
+# A verb with no object that sees the patient again: it repeats no drug.
+_VISIT_VERB = re.compile(r"re-?check|re-?assess|re-?evaluate|review|f/u|follow[\s-]?up|see",
+                         re.IGNORECASE)
 _RESTARTING = frozenset({"resume", "restart", "start", "begin", "resuming", "restarting",
                          "starting", "beginning"})
 _TAPER_NOUN = re.compile(r"taper(?:ing)?|wean(?:ing)?|dose reduction", re.IGNORECASE)

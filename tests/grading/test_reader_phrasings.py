@@ -3591,6 +3591,9 @@ SERTRALINE_200_KEPT = {"note_decision": {"concept": ["sertraline"], "action": ["
      "lotion tonight.\n\nRecheck in 2-4 weeks after the second dose.\n", False),
     (IVERMECTIN_REPEAT_7_14, "Start ivermectin 15 mg today.\n\nOn your question: no "
      "lindane.\n\nThe second dose in 7 days.\n", True),
+    # a recheck with no object sees the patient again; it does not repeat the drug
+    (IVERMECTIN_REPEAT_7_14, "Ivermectin 15 mg PO once today. Recheck in 2 weeks.", False),
+    (IVERMECTIN_REPEAT_7_14, "Ivermectin 15 mg PO once today. Repeat in 2 weeks.", True),
     # a hold is no refusal: the dose sentence after it goes on about the held drug, not the
     # one before it
     (SERTRALINE_200_KEPT, "I have refilled sertraline 200 mg daily. Lithium not yet: I am "

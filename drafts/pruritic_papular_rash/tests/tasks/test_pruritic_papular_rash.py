@@ -137,8 +137,7 @@ WRONG = [
      "Scabies. Permethrin 1% creme rinse tonight to the whole body, repeat in 7 days." + _REST),
     # Reader gaps: each should fail its checkpoint.
     pytest.param(("treatment_plan_documented", "Scabies. Ivermectin 15 mg PO once. Recheck in 2 "
-                  "weeks." + _REST), id="recheck_as_repeat", marks=pytest.mark.xfail(
-                      strict=True, reason="a recheck visit's timing is read as the repeat dose")),
+                  "weeks." + _REST), id="recheck_as_repeat"),
     pytest.param((UNTREATED_68, "treatment_plan_documented",
                   "Scabies. Permethrin 5% cream tonight neck down, wash off after 30 minutes; "
                   "repeat in 7 days." + _REST), id="short_contact", marks=pytest.mark.xfail(
