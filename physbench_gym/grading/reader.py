@@ -931,8 +931,10 @@ def _in_aside(text: str, at: int, start: int = 0) -> bool:
     return text.count("(", start, at) > text.count(")", start, at)
 
 
-_ANSWER = re.compile(r"[\s:]*(yes|no|(?=not\s+(?:indicated|recommended|needed|necessary|advised|"
-                     r"warranted|today|now|yet|at this time|at present)\b))\b", re.IGNORECASE)
+# ('A: No.' labels the answer to a 'Q: ...?' line)
+_ANSWER = re.compile(r"[\s:]*(?:a\s*\d*\s*[:.)-]\s*)?(yes|no|(?=not\s+(?:indicated|recommended|"
+                     r"needed|necessary|advised|warranted|today|now|yet|at this time|"
+                     r"at present)\b))\b", re.IGNORECASE)
 # A heading that names what the referring clinician asked about ('#3 PCP query re oral
 # cephalexin'): the lines under it answer it.
 _QUERY_LINE = re.compile(r"\W*(?:#?\d+[.)]?\s*)?"

@@ -3568,6 +3568,9 @@ SERTRALINE_200_KEPT = {"note_decision": {"concept": ["sertraline"], "action": ["
      "for 5 days.\n", False),
     (NO_LINDANE, "Your question 3 - lindane lotion?\n\nNo. It is neurotoxic.\n", True),
     (NO_LINDANE, "Your question 3 - lindane lotion?\n\nYes, one application.\n", False),
+    # an 'A:' label before the answer to a 'Q: ...?' line
+    (NO_STEROID_BURST, "Q: another prednisone burst? A: No. Steroids mask it.", True),
+    (NO_STEROID_BURST, "Q: another prednisone burst? A: Yes, 40 mg for 5 days.", False),
     # 'which at 68 kilograms is 13.6 mg' works the per-kg dose out (as 'which for 68 kg is')
     (IVERMECTIN_15_NOW, "Oral ivermectin 200 micrograms per kilogram, which at 68 kilograms is "
      "13.6 milligrams, rounded to 15 milligrams, taken today.", True),

@@ -74,8 +74,7 @@ Plan:
     pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
                         "same time. Wash bedding hot. Q: another prednisone burst? A: No. Avoid "
                         "lindane."),
-                 id="qa_no", marks=pytest.mark.xfail(
-                     strict=True, reason="'Q: <drug>? A: No.' is not read as an avoid decision")),
+                 id="qa_no"),
     pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
                         "same time. Wash bedding hot. No prednisone. The pharmacist suggested "
                         "lindane; not recommended, it is neurotoxic."), id="reported_speech"),
