@@ -693,7 +693,9 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
     step = _objectless_step(clause)
     if not masses and step is not None and line_drugs and not any(
             m.group in ("drug", "test") and not _times_the_step(clause, m)
-            for m in clause.mentions):
+            for m in clause.mentions) and not _VISIT_VERB.fullmatch(step[0].text):
+        # not 'Ivermectin 15 mg once. Recheck in 2 weeks.': the patient is seen again, the
+        # drug is not given again
         action, opening = step
         if any(category == NEGATED and opening <= at < action.start for at, category in cues):
             action = dataclasses.replace(action, negated=True)
@@ -709,8 +711,12 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
     dose_form = _REPEATED_FORM.search(clause.text) or _FIELD_LABEL.match(clause.text)
     # 'take the second sachet on day 3'; 'DURATION: 3 months, stop 2026-06-17'
     earlier = [[m for m in c.mentions if m.group == "drug" and not (
-        m.action is None and _OBJECT_OF_PREPOSITION.search(c.text, 0, m.start))] for c in near
-               if c.section == clause.section or dose_form]  # not 'no effect on bup 3A4 ...'
+        m.action is None and _OBJECT_OF_PREPOSITION.search(c.text, 0, m.start)) and not (
+        m.has(ATTRIBUTE))] for c in near
+               if (c.section == clause.section or dose_form) and not _turns_down_only(c)]
+    # not 'no effect on bup 3A4 ...', nor a drug named for its levels ('bup levels
+    # unaffected'), nor a clause that only turns drugs down ('And no lindane. Recheck 2 weeks
+    # after the second dose'; 'avoid an SSRI, avoid going above 200 of sertraline')
     earlier = [found for found in earlier if found]
     if not (doses or dose_form) or not earlier or any(
             m.group == "drug" and not (doses and _REASON_BETWEEN.search(
@@ -718,7 +724,11 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
             clause.section == "plan" or clause.actions or dose_form
             or _FORWARD_LOOKING.search(clause.text)):
         return clause
-    subject = earlier[-1][0]  # the drug the nearest earlier clause is about
+    subject = earlier[-1][0]  # the drug the nearest earlier clause is about: the one it
+    # starts or goes on with ('it has failed permethrin, so I've switched him to ivermectin.
+    # At 68 kg ... I've sent 15 mg'), else the first it names
+    subject = next((m for m in earlier[-1] if m.decision in _PLANNED
+                    and not m.has(COUNTERFACTUAL)), subject)
     if subject.decision == "keep_dose" and not subject.quantities and doses:
         return clause  # 'no change to dexamethasone. ... If renin stays high, go to 0.15 mg'
     if clause.actions and clause.actions[0].kind == "resume":  # or the one held before it
@@ -788,7 +798,25 @@ def _negation_reaches_verb(text: str, action: Action, cues: list[tuple[int, str]
 
 
 _NEGATION_WORDS = frozenset({"no", "not", "never", "don't", "dont", "do", "n't", "cannot"})
+
+
+def _turned_down(mention: Mention) -> bool:
+    return mention.negated or mention.decision == "avoid"
+
+
+def _turns_down_only(clause: Clause) -> bool:
+    """A clause that turns a drug down and decides nothing else of any drug: the drugs it names
+    besides are named on the way ('avoid a second SSRI, avoid going above 200 of sertraline');
+    not 'Lithium not yet: I'm holding the lithium refill until ...', a hold."""
+    drugs = [m for m in clause.mentions if m.group == "drug"]
+    return any(_turned_down(m) for m in drugs) and not any(
+        m.decision is not None and not _turned_down(m) for m in drugs)
+
+
 _COURSE_VERBS = frozenset({"continue", "stop"})
+# A verb with no object that sees the patient again: it repeats no drug.
+_VISIT_VERB = re.compile(r"re-?check|re-?assess|re-?evaluate|review|f/u|follow[\s-]?up|see",
+                         re.IGNORECASE)
 _RESTARTING = frozenset({"resume", "restart", "start", "begin", "resuming", "restarting",
                          "starting", "beginning"})
 _TAPER_NOUN = re.compile(r"taper(?:ing)?|wean(?:ing)?|dose reduction", re.IGNORECASE)
@@ -966,16 +994,20 @@ def _in_aside(text: str, at: int, start: int = 0) -> bool:
     return text.count("(", start, at) > text.count(")", start, at)
 
 
-_ANSWER = re.compile(r"[\s:]*(yes|no|(?=not\s+(?:indicated|recommended|needed|necessary|advised|"
-                     r"warranted|today|now|yet|at this time|at present)\b))\b", re.IGNORECASE)
+# ('A: No.' labels the answer to a 'Q: ...?' line)
+_ANSWER = re.compile(r"[\s:]*(?:a\s*\d*\s*[:.)-]\s*)?(yes|no|(?=not\s+(?:indicated|recommended|"
+                     r"needed|necessary|advised|warranted|today|now|yet|at this time|"
+                     r"at present)\b))\b", re.IGNORECASE)
 # A heading that names what the referring clinician asked about ('#3 PCP query re oral
 # cephalexin'): the lines under it answer it.
 _QUERY_LINE = re.compile(r"\W*(?:#?\d+[.)]?\s*)?"
                          r"(?:(?:the\s+)?(?:pcp|pcp's|referring|referrer's)\s+)?"
                          r"(?:query|question|ask)\s+(?:re:?|about|regarding|on)\s", re.IGNORECASE)
 # A verbless question that proposes a drug ('Q: Oral cephalexin in case ...?', 'A longer
-# course of Cortisporin?'): a 'No' answer turns the drug down.
-_PROPOSED = re.compile(r"\s*(?:q\s*\d*\s*[:.)-]\s*)?(?:(?:an?|the|oral|topical|longer|"
+# course of Cortisporin?', 'PCP question 2 - another prednisone burst?'): a 'No' answer turns
+# the drug down.
+_PROPOSED = re.compile(r"\s*(?:(?:(?:the\s+)?(?:pcp|pcp's|referring|referrer's|your)\s+)?"
+                       r"(?:question|query|q)\s*#?\d*\s*[:.)-]\s*)?(?:(?:an?|the|oral|topical|longer|"
                        r"short|shorter|another|more|empiric|(?:\w+\s+)?course\s+of)\s+){0,3}",
                        re.IGNORECASE)
 _PROPOSAL_END = re.compile(r"(?:\s*\([^()]{0,40}\))?(?:\s+or\s+(?:[\w-]+\s+){0,3}[\w-]+)?"
@@ -1774,6 +1806,9 @@ def _cues(span: Any) -> tuple[Cue, ...]:
             continue  # 'Unprovoked DVT: no surgery, ...' labels, it does not answer 'no'
         if _is_month_may(doc, words):
             continue  # '7 May 2026' is a date, not a hedge
+        if m.category == NEGATED and _outside_relative_clause(doc.text, words, span):
+            continue  # 'items that cannot be washed go into a sealed bag': the relative
+            # clause's negation, not the bag's
         aside = next(((a, b) for a, b in _asides(doc.text) if a < words.start_char < b), None)
         if aside and not aside[0] < span.start_char < aside[1] and not (
                 m.category == "TEMPORARY" and 0 <= aside[0] - span.end_char <= 30
@@ -1789,6 +1824,24 @@ _OFF_BEFORE_EVENT = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:for\s+)?(?:the\s+)?(?:
                                r"\d+\s*(?:-\s*\d+\s*)?(?:d|days?|wks?|weeks?)\s+(?:before|prior)",
                                re.IGNORECASE)
 _HOLD_BEFORE = re.compile(r"\b(?:hold|stop|pause|withhold)\s+$", re.IGNORECASE)
+
+
+# A negated passive relative clause: 'items that cannot be washed', 'tablets which should not
+# be crushed'. The negation is the clause's own; what follows the participle belongs to the
+# main clause, unless it names the agent or means ('... be washed with X').
+_RELATIVE_BEFORE = re.compile(r"\b(?:that|which)\s+(?:(?:can|could|should|must|will|may|do|"
+                              r"does|is|are)\s+)?$", re.IGNORECASE)
+_PASSIVE_AFTER = re.compile(r"\s*be\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn)\b(?!\s+(?:with|by|using)\b)",
+                            re.IGNORECASE)
+
+
+def _outside_relative_clause(text: str, words: Any, span: Any) -> bool:
+    """Whether a negation cue opens a negated passive relative clause that ends before the
+    concept ('items that cannot be washed go into a sealed bag for 72 hours')."""
+    if not _RELATIVE_BEFORE.search(text, max(0, words.start_char - 20), words.start_char):
+        return False
+    passive = _PASSIVE_AFTER.match(text, words.end_char)
+    return passive is not None and passive.end() <= span.start_char
 
 
 def _is_month_may(doc: Any, words: Any) -> bool:
@@ -3588,14 +3641,16 @@ _BOUNDARY = frozenset({"then", "but", "however", "because", "since", "whereas", 
 
 # 'once daily for 2 months' goes on to the course ('rifampin 600 mg once daily for 2 months');
 # after 'once daily (stop the 75 mcg)' or 'once daily -> 300 mg' comes another step.
-# '200 mcg/kg, which for 70 kg is 15 mg' works the dose out; it opens no new clause.
+# '200 mcg/kg, which for 70 kg is 15 mg' ('which at 68 kilograms is ...') works the dose out;
+# it opens no new clause.
 # '1350 mg, given as two doses' says how the dose is given; 'given his CKD' opens a reason.
 _BOUNDARY_WORD = re.compile(r"\b(?:" + "|".join(sorted(_BOUNDARY - {"once", "which", "given"}))
                             + r"|given(?!\s+(?:as|at|in|by|with|orally|once|twice|daily|weekly|"
                             r"every|over|IV|PO|\d)\b)"
                             r"|once(?!\s+(?:"
                             r"daily|a day|per day|weekly|a week|per week)\s+(?:for|x)\s*\d)"
-                            r"|which(?!\s+(?:for\s+(?:a\s+|his\s+|her\s+)?[\d.]+\s*kg\s+)?(?:is|comes\s+to|"
+                            r"|which(?!\s+(?:(?:for|at)\s+(?:a\s+|his\s+|her\s+)?[\d.]+\s*(?:kg|kilograms?)\s+)?"
+                            r"(?:is|comes\s+to|"
                             r"works\s+out\s+(?:to|at)|equals|gives)\s+(?:about\s+|approximately\s+|~\s*)?\d))\b",
                             re.IGNORECASE)
 

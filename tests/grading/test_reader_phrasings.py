@@ -3760,3 +3760,78 @@ NALOXONE_NOT_WITHHELD = {"note_never": {"concept": ["naloxone"], "action": ["sto
 ])
 def test_reader_what_a_patient_has_at_home_is_no_refusal(grade, note, passed):
     assert grade(NALOXONE_NOT_WITHHELD, note) is passed
+
+
+
+SCABIES_NOT_CRUSTED = {"note_finding": {"concept": ["scabies"], "opposite": ["crusted_scabies"]}}
+BEDDING_HANDLED = {"note_finding": {"concept": ["bedding_laundering"], "topic": True}}
+NO_STEROID_BURST = {"note_decision": {"concept": ["prednisone", "corticosteroid"],
+                                      "action": ["avoid", "stop"]}}
+NO_LINDANE_PLANNED = {"note_never": {"concept": ["lindane"]}}
+SERTRALINE_200_KEPT = {"note_decision": {"concept": ["sertraline"], "action": ["continue"],
+                                         "dose": {"value": 200, "unit": "mg"},
+                                         "wrong_dose_contradicts": True}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # what a cause can lead to, said in general ('a route to', 'predisposes to'), is a risk,
+    # not the patient's diagnosis
+    (SCABIES_NOT_CRUSTED, "Scabies, confirmed on scraping. No steroids: immunosuppression is a "
+     "well-known route to crusted scabies.", True),
+    (SCABIES_NOT_CRUSTED, "Scabies, confirmed on scraping. Oral steroids predispose to crusted "
+     "scabies, so none.", True),
+    (SCABIES_NOT_CRUSTED, "Scabies, confirmed on scraping. Thick hyperkeratotic plaques on the "
+     "hands: this is crusted scabies.", False),
+    # a negated passive relative clause ('things that cannot be washed') ends before the main
+    # clause: what they go into is not negated
+    (BEDDING_HANDLED, "Wash the sheets hot; duvets which can't be washed are tied into a "
+     "sealed plastic bag for 3 days.", True),
+    (BEDDING_HANDLED, "There is no need to wash the sheets or bag anything.", False),
+    # a question label ('PCP question 2 - ...?', 'Referring question: ...?') before a proposed
+    # drug; a bare 'No.' under it turns the drug down, a 'Yes' does not
+    (NO_STEROID_BURST, "**PCP question 2 - another prednisone burst?**\n\n**No.** Steroids "
+     "only mask the infestation.\n", True),
+    (NO_STEROID_BURST, "**PCP question 2 - another prednisone burst?**\n\n**Yes.** 40 mg daily "
+     "for 5 days.\n", False),
+    (NO_LINDANE, "Your question 3 - lindane lotion?\n\nNo. It is neurotoxic.\n", True),
+    (NO_LINDANE, "Your question 3 - lindane lotion?\n\nYes, one application.\n", False),
+    # an 'A:' label before the answer to a 'Q: ...?' line
+    (NO_STEROID_BURST, "Q: another prednisone burst? A: No. Steroids mask it.", True),
+    (NO_STEROID_BURST, "Q: another prednisone burst? A: Yes, 40 mg for 5 days.", False),
+    # 'which at 68 kilograms is 13.6 mg' works the per-kg dose out (as 'which for 68 kg is')
+    (IVERMECTIN_15_NOW, "Oral ivermectin 200 micrograms per kilogram, which at 68 kilograms is "
+     "13.6 milligrams, rounded to 15 milligrams, taken today.", True),
+    (IVERMECTIN_15_NOW, "Oral ivermectin 200 micrograms per kilogram, which at 68 kilograms is "
+     "27 milligrams, taken today.", False),
+    # a dose sentence that names no drug takes the drug the sentence before it started, not
+    # the one it said had failed
+    (IVERMECTIN_15_NOW, "Permethrin has failed twice, so I have switched him to ivermectin. At "
+     "68 kg that is 13.6 mg, so I've sent 15 mg to take today and the same 15 mg again in 10 "
+     "days.", True),
+    (IVERMECTIN_REPEAT_7_14, "Permethrin has failed twice, so I have switched him to "
+     "ivermectin. At 68 kg that is 13.6 mg, so I've sent 15 mg to take today and the same "
+     "15 mg again in 10 days.", True),
+    (IVERMECTIN_15_NOW, "Permethrin has failed twice, so I have switched him to ivermectin. At "
+     "68 kg that is 13.6 mg, so I've sent 30 mg to take today and the same 30 mg again in 10 "
+     "days.", False),
+    # ... nor a drug just turned down: the follow-up after 'no lindane' does not plan lindane
+    (NO_LINDANE, "Ivermectin 15 mg today and again in 7 days.\n\nAnd no lindane - it "
+     "is neurotoxic.\n\nRecheck in 2-4 weeks after the second dose.\n", True),
+    (NO_LINDANE_PLANNED, "Ivermectin 15 mg today and again in 7 days.\n\nStart lindane "
+     "lotion tonight.\n\nRecheck in 2-4 weeks after the second dose.\n", False),
+    (IVERMECTIN_REPEAT_7_14, "Start ivermectin 15 mg today.\n\nOn your question: no "
+     "lindane.\n\nThe second dose in 7 days.\n", True),
+    # a recheck with no object sees the patient again; it does not repeat the drug
+    (IVERMECTIN_REPEAT_7_14, "Ivermectin 15 mg PO once today. Recheck in 2 weeks.", False),
+    (IVERMECTIN_REPEAT_7_14, "Ivermectin 15 mg PO once today. Repeat in 2 weeks.", True),
+    # a hold is no refusal: the dose sentence after it goes on about the held drug, not the
+    # one before it
+    (SERTRALINE_200_KEPT, "I have refilled sertraline 200 mg daily. Lithium not yet: I am "
+     "holding the lithium refill until the level is back. She should keep taking 300 mg twice "
+     "daily meanwhile.", True),
+    (SERTRALINE_200_KEPT, "I have refilled sertraline 200 mg daily. She should keep taking "
+     "300 mg twice daily meanwhile.", False),
+])
+def test_reader_ppr_generic_risks_relative_negation_question_labels_and_elided_doses(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed

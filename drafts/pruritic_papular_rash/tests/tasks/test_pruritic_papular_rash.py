@@ -74,8 +74,7 @@ Plan:
     pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
                         "same time. Wash bedding hot. Q: another prednisone burst? A: No. Avoid "
                         "lindane."),
-                 id="qa_no", marks=pytest.mark.xfail(
-                     strict=True, reason="'Q: <drug>? A: No.' is not read as an avoid decision")),
+                 id="qa_no"),
     pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
                         "same time. Wash bedding hot. No prednisone. The pharmacist suggested "
                         "lindane; not recommended, it is neurotoxic."), id="reported_speech"),
@@ -84,6 +83,19 @@ Plan:
                      strict=True, reason="a day-numbered schedule ('day 1 and day 8') is no timing")),
     pytest.param((UNTREATED_68, "Scabies. Permethrin 5% cream tonight, wash off after 8-14 "
                                 "hours; reapply permethrin 7 days later." + _REST), id="days_later"),
+    pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
+                        "same time. Wash bedding hot; anything that cannot be washed goes into a "
+                        "sealed plastic bag for 72 hours.\n\n**PCP question 2 - another "
+                        "prednisone burst?** **No.** Steroid use is a recognised route to crusted "
+                        "scabies.\n\n**PCP question 3 - lindane?** **No.** Neurotoxic."),
+                 id="question_labels_general_risk_relative_clause"),
+    pytest.param((None, "Scabies. Oral ivermectin 200 micrograms per kilogram, which at 68 "
+                        "kilograms is 13.6 milligrams, rounded to 15 milligrams, today and again "
+                        "in 7 days." + _REST), id="which_at_weight"),
+    pytest.param((None, "Scabies; permethrin has failed, so I've switched him to oral ivermectin. "
+                        "At 68 kg that is 13.6 mg, so I've sent 15 mg to take today and the same "
+                        "15 mg again in 14 days." + _REST + "\n\nRecheck in 2-4 weeks after the "
+                        "second dose."), id="dose_sentence_without_drug"),
 ]
 CORRECT.insert(0, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the same "
                "time. Wash bedding hot. No prednisone. Avoid lindane. For itch that lingers after "
@@ -124,8 +136,7 @@ WRONG = [
      "Scabies. Permethrin 1% creme rinse tonight to the whole body, repeat in 7 days." + _REST),
     # Reader gaps: each should fail its checkpoint.
     pytest.param(("treatment_plan_documented", "Scabies. Ivermectin 15 mg PO once. Recheck in 2 "
-                  "weeks." + _REST), id="recheck_as_repeat", marks=pytest.mark.xfail(
-                      strict=True, reason="a recheck visit's timing is read as the repeat dose")),
+                  "weeks." + _REST), id="recheck_as_repeat"),
     pytest.param((UNTREATED_68, "treatment_plan_documented",
                   "Scabies. Permethrin 5% cream tonight neck down, wash off after 30 minutes; "
                   "repeat in 7 days." + _REST), id="short_contact", marks=pytest.mark.xfail(
