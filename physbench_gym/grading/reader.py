@@ -3010,6 +3010,7 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                   and (action is None or s.start_char - offset > action.start)
                   and not _reported_past(text, s.start_char - offset, len(s.text))
                   and not _SO_THAT.search(text, end, s.start_char - offset)
+                  and s.start_char - offset < _own_subject_from(text, end, next_start)
                   and not (s.text.lower() == "rx" and _RX_NOUN.fullmatch(
                       text, end, s.start_char - offset))  # 'd/c her X 20 mg Rx': the noun
                   and not (_MODAL_BEFORE.search(text, 0, s.start_char - offset)
@@ -3131,6 +3132,24 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
 
 # 'stop the 20 mg prescription so only the 10 mg taper is dispensed': what the step is for,
 # not a later step on the drug.
+def _own_subject_from(text: str, start: int, stop: int) -> int:
+    """Where, after a mention, a clause with a noun subject and a modal begins ('..., not a
+    negative PCR - a test-based strategy would just add delay'): its verbs are that subject's,
+    not later steps on the mention ('Hold aspirin; it can be resumed' keeps its pronoun)."""
+    for found in _MODAL_SUBJECT.finditer(text, start, stop):
+        if found.group(1).lower() not in _NOT_A_NEW_SUBJECT:
+            return found.start()
+    return stop
+
+
+_MODAL_SUBJECT = re.compile(r"\b([a-z][\w-]*)\s+(?:would|could|will|may|might|can)\s+"
+                            r"(?:just\s+|only\s+|also\s+|simply\s+|then\s+)?(?=[a-z])",
+                            re.IGNORECASE)
+_NOT_A_NEW_SUBJECT = frozenset({
+    "i", "we", "you", "it", "they", "this", "that", "these", "those", "which", "he", "she",
+    "who", "and", "or", "but", "then", "so", "dose", "doses", "dosage", "regimen", "course",
+    "treatment", "therapy", "medication", "medicine", "drug", "taper", "tablet", "tablets",
+    "one", "not", "also", "never", "still"})
 _RX_NOUN = re.compile(r"[^,;:.()]{0,25}?\s")
 _SO_THAT = re.compile(r"\bso\s+(?:that\s+)?(?:only\s+)?(?:the|she|he|they|there|both|"
                       r"his|her|their|it|only)\b", re.IGNORECASE)
