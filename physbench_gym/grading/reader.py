@@ -3163,7 +3163,7 @@ _EFFECTS = ("cause", "carry", "lead", "raise", "increase", "reduce", "lower", "r
             "put", "expose", "trigger", "precipitate", "provoke", "result", "worsen", "unmask",
             "double", "outweigh", "push", "aggravate", "decrease", "impair", "block", "correct",
             "fix", "help", "improve", "treat", "address", "explain", "change", "add", "heighten",
-            "induce", "intensify", "promote")
+            "induce", "intensify", "promote", "speed", "hasten", "accelerate", "shorten")
 _EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'would make' (not 'to lower', 'raised')
     rf"[^,;:.()]{{0,60}}?\b(?:(?:would|could|can|may|might|will|does|did)\s+(?:not\s+)?"
     rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es)|carries)\b",
