@@ -3151,8 +3151,9 @@ _NOT_A_NEW_SUBJECT = frozenset({
     "treatment", "therapy", "medication", "medicine", "drug", "taper", "tablet", "tablets",
     "one", "not", "also", "never", "still"})
 _RX_NOUN = re.compile(r"[^,;:.()]{0,25}?\s")
-_SO_THAT = re.compile(r"\bso\s+(?:that\s+)?(?:only\s+)?(?:the|she|he|they|there|both|"
-                      r"his|her|their|it|only)\b", re.IGNORECASE)
+_SO_THAT = re.compile(r"(?<![,;])\s+so\s+(?:that\s+)?(?:only\s+)?(?:the|she|he|they|there|"
+                      r"both|his|her|their|only)\b", re.IGNORECASE)  # not ', so it should be
+# avoided', the step the reason leads to
 
 
 # A plan verb as the subject of a sentence about its effects, not a decision: the gerund opens
@@ -3422,7 +3423,8 @@ _THEN_GAP = re.compile(r"\b(?:then|thereafter)\W*$", re.IGNORECASE)
 # 'reduce X to 10 mg daily starting today alongside the bupropion': the drug it goes with,
 # not the verb's object.
 _COMPANION_BEFORE = re.compile(r"\b(?:alongside|along\s+with|together\s+with)\s+"
-                               r"(?:the\s+|her\s+|his\s+|their\s+|new\s+)*$", re.IGNORECASE)
+                               r"(?:the|her|his|their)\s+(?:new\s+)?$", re.IGNORECASE)  # not
+# 'prescribed X ... together with ezetimibe 10 mg', a second drug prescribed
 _ADMINISTRATION = re.compile(
     r"\s+(?:with|within|at the same time|together|alongside|simultaneously|on an empty|"
     r"before|after|near|close to|crushed|chewed)\b", re.IGNORECASE)
