@@ -237,6 +237,9 @@ def section_of(title: str, loose: bool = False) -> str | None:
     table = section_table()
     if key in table:
         return table[key]
+    parts = [p.strip() for p in re.split(r"/|&|\band\b", key) if p.strip()]
+    if len(parts) > 1 and len({table.get(p) for p in parts}) == 1 and parts[0] in table:
+        return table[parts[0]]  # 'Micro/labs', 'Imaging & labs': parts of one section
     trimmed = re.sub(r"^(?:\d+\s+|my\s+|the\s+)", "", key)
     trimmed = re.sub(r"\s+(?:section|summary)$", "", trimmed) if trimmed not in table else trimmed
     if trimmed in table or not loose:

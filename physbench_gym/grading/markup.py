@@ -498,7 +498,7 @@ def lines(note: str) -> tuple[Line, ...]:
         if qa and (qa.group(1)[0] in "Qq" or _last_text_line(raw[:index]).rstrip(
                 " *_").endswith("?")):
             stripped = f"{qa.group(1)[0].upper()}: {stripped[qa.end():]}"
-        asked = _BOLD_QUESTION.match(stripped)
+        asked = _BOLD_QUESTION.match(stripped) or _ITALIC_QUESTION.match(stripped)
         if asked:
             # '**Does he need surgery now?** No. ...': the answer to a question about the
             # plan is the plan; any other question ends the history above it
@@ -685,6 +685,9 @@ _AVOID_QUESTION = re.compile(r"\b(?:what|which)\b.*\b(?:should(?:n't| not)|not t
 _BOLD_QUESTION = re.compile(r"^(\*\*|__|#{1,4}\s*)(?:Q\d*\s*[:.)]\s*(?!\*))?(?!Q\d*\s*[:.)])"
                             r"(.{3,160}?\?)(?:\*\*|__)?"
                             r"\s*(.*)$")
+# The same in italics, a line of its own: '*Does he need treatment?*' (not a '* ' bullet).
+_ITALIC_QUESTION = re.compile(r"^([*_])(?![\s*_])(?:Q\d*\s*[:.)]\s*)?(.{3,160}?\?)\1(?![*_])"
+                              r"\s*(.*)$")
 # Section labels that also name the step they head ('Follow-up: 2 weeks'): kept in the text.
 _STEP_LABELS = frozenset({"follow-up", "follow up", "followup", "f/u", "monitoring"})
 # A sentence that heads a list of options turned down, up to the next blank line.

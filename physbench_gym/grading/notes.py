@@ -1293,6 +1293,7 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         return None  # '| Naltrexone | Not now | precipitated withdrawal on methadone |': the
         # drug he is on, the reason of another row's decision, plans nothing of its own
     line_start = mention.start <= 3 or bool(LIST_MARK.fullmatch(  # '(3) TTE, ordered'
+        clause.text[:mention.start])) or bool(_AND_LEAD.fullmatch(  # 'And weight loss - ...'
         clause.text[:mention.start])) or clause.kind == "row" or clause.kind == "item" and not any(
         m.group == "finding" and m.start < mention.start for m in clause.mentions) or bool(
         _WITH_LEAD.search(clause.text[:mention.start]) and clause.mentions
@@ -1334,6 +1335,7 @@ _PURPOSE_AFTER = re.compile(r"\b(?:to|in order to)\s+(?:exclude|rule out|r/o|eva
                             r"look(?:s|ing)?)\s+for\b",
                             re.IGNORECASE)  # '..., a pheochromocytoma must be excluded'
 
+_AND_LEAD = re.compile(r"\W*(?:and|also|plus)\s+", re.IGNORECASE)
 _MODIFIER_LEAD = re.compile(r"(?:(?:intra-?[a-z]+|peri-?[a-z]+|oral|IV|IM|SC|topical|inhaled|"
                             r"low-dose|high-dose|short|single|one-time|repeat)\s+){1,2}",
                             re.IGNORECASE)

@@ -717,7 +717,7 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
     for pattern, per_day in (  # each alternative a whole word: not the 'tid' of 'antidepressant'
         (r"(?:single|one[- ]time|once only|one) dose|(?:x|once)\s?1\b|one[- ]off|stat\b|"
          r"single[- ]dose|as a single|once(?! (?:daily|a day|weekly|a week|monthly|a month|"
-         r"yearly|a year|per|every|each|nightly|in))(?!\s+(?:\w+\s+){0,3}?(?:is|are|has|have|"
+         r"yearly|a year|per|every|each|nightly|in))(?!\s+(?:[\w-]+\s+){0,3}?(?:is|are|has|have|"
          r"was|were|becomes?|finish\w*|complet\w*|he|she|they|it|we|you|the|her|his|their)\b)",
          "single"),  # not 'once serum calcium is confirmed': a time, not a schedule
         (r"every hour|hourly|q\s?1\s?(?:h|hr|hour)\b|qh\b", 24.0),  # 'colchicine 0.6 mg hourly'

@@ -40,7 +40,9 @@ _ATTRIBUTE = re.compile(
     r")\b", re.IGNORECASE)  # 'Apixaban label says reduce to 2.5 mg ...': the label's rule
 # 'adverse effects of venlafaxine XR 150 mg': the same, named before the drug.
 _ATTRIBUTE_BEFORE = re.compile(r"\b(?:(?:adverse|side)[\s-]effects?|toxicity|intolerance|"
-                               r"allergy|overdose|levels?|absorption)\s+(?:of|to|from)\s+$",
+                               r"allergy|overdose|levels?|absorption)\s+(?:of|to|from)\s+$"
+                               # 'none of the contraindications to bupropion': the drug's
+                               r"|\bcontra-?indications?\s+(?:to|for)\s+(?:using\s+)?$",  # rule
                                re.IGNORECASE)
 # 'No naloxone at home', 'no epinephrine pen on hand': what the patient has, not a refusal.
 _POSSESSED = re.compile(r"\s+(?:(?:kit|spray|pens?|auto-?injectors?|supply|tablets?)\s+)?"
@@ -282,6 +284,9 @@ def _read(text: str, today: date | None = None) -> Note:
         clause = _resolve_elided_drug(clause, clauses[-6:], same_line, cues,
                                       problem_drugs if line.kind == "item" else ())
         clause = _step_told_as_a_risk(clause)
+        clause = _past_trial(clause)
+        clause = _drug_profile(clause, clauses[-1] if clauses and clauses[-1].section == (
+            clause.section) else None)
         clause = _resolve_bare_value(clause, clauses[-12:])
         clause = _resolve_bare_ratio(clause, clauses[-12:])
         clause = _resolve_the_repeat(clause, clauses[-6:])
@@ -1139,6 +1144,71 @@ def _resolve_pronoun(clause: Clause, previous: Clause) -> Clause:
     pronoun = Mention(named.concepts, match.group(0), 0, match.end(), named.group,
                       clause.quantity_status(own[0]), (), None, (), own, False)
     return dataclasses.replace(clause, mentions=(pronoun, *clause.mentions))
+
+
+def _past_trial(clause: Clause) -> Clause:
+    """'She has had an adequate trial (20 mg daily for 10 months)', 'failed a 6-week trial of
+    sertraline': a trial had is the drug's history, not one started now."""
+    def past(m: Mention) -> bool:
+        return m.group != "finding" and m.action is not None and m.action.text.startswith(
+            "trial") and bool(
+            _HAD_A.search(clause.text, 0, m.action.start))
+    if not any(past(m) for m in clause.mentions):
+        return clause
+    return dataclasses.replace(clause, mentions=tuple(
+        dataclasses.replace(m, statuses=m.statuses | {HISTORICAL}) if past(m) else m
+        for m in clause.mentions))
+
+
+_HAD_A = re.compile(r"\b(?:had|has\s+had|have\s+had|completed|failed|after)\s+(?:an?|the|her|"
+                    r"his|their)\s+(?:[\w-]+\s+){0,3}$", re.IGNORECASE)
+
+
+def _drug_profile(clause: Clause, previous: Clause | None) -> Clause:
+    """'Bupropion has no sexual side effects', 'It (the drug just named) causes essentially no
+    weight gain', 'Why bupropion: no sexual side effects': what the drug does not cause, its
+    profile, neither denies nor affirms the finding in this patient."""
+    drugs = [m for m in clause.mentions if m.group == "drug"]
+    last_drug = previous is not None and any(m.group == "drug" for m in previous.mentions)
+    label = _PROFILE_LABEL.match(clause.text)
+    label_end = label.end() if label and any(
+        label.start(1) <= m.start < label.end() for m in drugs) else -1
+
+    def profile(m: Mention) -> bool:
+        if m.group != "finding" or not m.negated or m.action is not None:
+            return False
+        if 0 <= label_end <= m.start and re.fullmatch(
+                r"[^.;:]*?(?:\bno|\bwithout|\bnot)\s+(?:[\w-]+\s+){0,2}",
+                clause.text[label_end:m.start], re.IGNORECASE):
+            return True
+        has = _PROFILE_VERB.search(clause.text, 0, m.start)
+        if has is None:
+            return False
+        subject = has.start(1)
+        if has.group(1).lower() in ("it", "this"):
+            return last_drug or any(d.end <= subject for d in drugs)
+        return any(d.start <= subject < d.end for d in drugs)
+
+    if not any(profile(m) for m in clause.mentions):
+        return clause
+    return dataclasses.replace(clause, mentions=tuple(
+        dataclasses.replace(m, negated=False, statuses=m.statuses | {COUNTERFACTUAL})
+        if profile(m) else m for m in clause.mentions))
+
+
+# 'Why bupropion:', 'Rationale for bupropion -', 'Bupropion advantages:'
+_PROFILE_LABEL = re.compile(r"\W*(?:why|reasons?\s+for|rationale\s+for|advantages?\s+of|"
+                            r"benefits?\s+of|pros?\s+of)\s+(\S.{0,40}?)(?:\s*:|\s[-–—]\s)",
+                            re.IGNORECASE)
+# '<drug> has essentially no', 'it causes no', 'it carries little or no'; the subject is the
+# drug named right before the verb, or 'it' after a drug.
+_PROFILE_VERB = re.compile(r"(?:^|[,;(]\s*|\b(?:and|but|while|whereas|as|since|because)\s+)"
+                           r"\W*(it|this|[\w-]+(?:\s+(?:XL|SR|ER|XR|IR))?)\s+"
+                           r"(?:also\s+|usually\s+|generally\s+|typically\s+)?"
+                           r"(?:has|causes|carries|produces|brings)\s+"
+                           r"(?:essentially\s+|virtually\s+|almost\s+|practically\s+|basically\s+|"
+                           r"little\s+(?:or|to)\s+|minimal\s+(?:or|to)\s+)?"
+                           r"(?:no|none\s+of\s+the)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 
 
 def _resolve_all_ordered(clause: Clause, previous: Clause) -> Clause:
@@ -2796,6 +2866,7 @@ def _arrow_dose_change(text: str, mentions: list[Mention]) -> list[Mention]:
         if (m.action is None or then) and not m.negated and m.group == "drug":
             pairs = [(a, b) for a, b in zip(m.quantities, m.quantities[1:], strict=False)
                      if _DOSE_ARROW.fullmatch(text[a.end:b.start]) and b.unit
+                     and b.unit not in _BODY_WEIGHT_UNITS  # 'gained 8 kg on X (74 -> 82 kg)'
                      and a.unit in ("", b.unit) and a.value != b.value
                      and (not then or b.end < m.action.start)
                      and not any(o.group == "test" and m.end <= o.start < a.start
@@ -2813,6 +2884,7 @@ def _arrow_dose_change(text: str, mentions: list[Mention]) -> list[Mention]:
 
 
 _THEN_JUST_BEFORE = re.compile(r"\b(?:then|thereafter)\s*$", re.IGNORECASE)
+_BODY_WEIGHT_UNITS = frozenset({"kg", "lb", "lbs"})  # a weight trend, not a dose
 _COMPUTED = re.compile(r"=\s*~?\s*$|\bx\s*\d+(?:\.\d+)?\s*kg\s*=?\s*$|->\s*$", re.IGNORECASE)
 _DOSE_ARROW = re.compile(r"\s*(?:mg|mcg|g|units?)?\s*(?:->|to)\s*", re.IGNORECASE)
 
@@ -3157,6 +3229,10 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                   if end <= s.start_char - offset < next_start
                   and (action is None or s.start_char - offset > action.start)
                   and not _reported_past(text, s.start_char - offset, len(s.text))
+                  and not _SO_THAT.search(text, end, s.start_char - offset)
+                  and s.start_char - offset < _own_subject_from(text, end, next_start)
+                  and not (s.text.lower() == "rx" and _RX_NOUN.fullmatch(
+                      text, end, s.start_char - offset))  # 'd/c her X 20 mg Rx': the noun
                   and not (_MODAL_BEFORE.search(text, 0, s.start_char - offset)
                            and _HARMED_OBJECT.match(text, s.end_char - offset))
                   and (side != "after" and not _has_object(s, spans)
@@ -3280,6 +3356,32 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                    later, attached, negated and action is None, deciding)
 
 
+# 'stop the 20 mg prescription so only the 10 mg taper is dispensed': what the step is for,
+# not a later step on the drug.
+def _own_subject_from(text: str, start: int, stop: int) -> int:
+    """Where, after a mention, a clause with a noun subject and a modal begins ('..., not a
+    negative PCR - a test-based strategy would just add delay'): its verbs are that subject's,
+    not later steps on the mention ('Hold aspirin; it can be resumed' keeps its pronoun)."""
+    for found in _MODAL_SUBJECT.finditer(text, start, stop):
+        if found.group(1).lower() not in _NOT_A_NEW_SUBJECT:
+            return found.start()
+    return stop
+
+
+_MODAL_SUBJECT = re.compile(r"\b([a-z][\w-]*)\s+(?:would|could|will|may|might|can)\s+"
+                            r"(?:just\s+|only\s+|also\s+|simply\s+|then\s+)?(?=[a-z])",
+                            re.IGNORECASE)
+_NOT_A_NEW_SUBJECT = frozenset({
+    "i", "we", "you", "it", "they", "this", "that", "these", "those", "which", "he", "she",
+    "who", "and", "or", "but", "then", "so", "dose", "doses", "dosage", "regimen", "course",
+    "treatment", "therapy", "medication", "medicine", "drug", "taper", "tablet", "tablets",
+    "one", "not", "also", "never", "still"})
+_RX_NOUN = re.compile(r"[^,;:.()]{0,25}?\s")
+_SO_THAT = re.compile(r"(?<![,;])\s+so\s+(?:that\s+)?(?:only\s+)?(?:the|she|he|they|there|"
+                      r"both|his|her|their|only)\b", re.IGNORECASE)  # not ', so it should be
+# avoided', the step the reason leads to
+
+
 # A plan verb as the subject of a sentence about its effects, not a decision: the gerund opens
 # the sentence or a coordinated clause, and an effect verb follows its object.
 _GERUND_OPENS = re.compile(r"(?:^|[,;:(]\s*|\b(?:and|but|because|since|as|while|so|that)\s+)"
@@ -3288,7 +3390,7 @@ _EFFECTS = ("cause", "carry", "lead", "raise", "increase", "reduce", "lower", "r
             "put", "expose", "trigger", "precipitate", "provoke", "result", "worsen", "unmask",
             "double", "outweigh", "push", "aggravate", "decrease", "impair", "block", "correct",
             "fix", "help", "improve", "treat", "address", "explain", "change", "add", "heighten",
-            "induce", "intensify", "promote")
+            "induce", "intensify", "promote", "speed", "hasten", "accelerate", "shorten")
 _EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'would make' (not 'to lower', 'raised')
     rf"[^,;:.()]{{0,60}}?\b(?:(?:would|could|can|may|might|will|does|did)\s+(?:not\s+)?"
     rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es)|carries)\b",
@@ -3500,6 +3602,7 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
               and not _closes_aside(span.doc[s.end:span.start].text)
               and not _NEW_NEGATION.search(span.doc[s.end:span.start].text)
               and not _passive_then_comma(s, span)
+              and not _COMPANION_BEFORE.search(span.doc.text, s.end_char, span.start_char)
               and _governs(s, span, spans)]
     after = None
     last = _list_end(spans, i)  # 'IgE and skin testing, including food panels, are not ...'
@@ -3570,6 +3673,11 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
 _THEN_GAP = re.compile(r"\b(?:then|thereafter)\W*$", re.IGNORECASE)
 # 'X starting tonight' starts X, but after another verb ('hold X starting tonight') it times it.
 _START_TIME = re.compile(r"starting\s+(?:now|today|tonight|tomorrow)", re.IGNORECASE)
+# 'reduce X to 10 mg daily starting today alongside the bupropion': the drug it goes with,
+# not the verb's object.
+_COMPANION_BEFORE = re.compile(r"\b(?:alongside|along\s+with|together\s+with)\s+"
+                               r"(?:the|her|his|their)\s+(?:new\s+)?$", re.IGNORECASE)  # not
+# 'prescribed X ... together with ezetimibe 10 mg', a second drug prescribed
 _ADMINISTRATION = re.compile(
     r"\s+(?:with|within|at the same time|together|alongside|simultaneously|on an empty|"
     r"before|after|near|close to|crushed|chewed)\b", re.IGNORECASE)

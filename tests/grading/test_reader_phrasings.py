@@ -3835,3 +3835,107 @@ SERTRALINE_200_KEPT = {"note_decision": {"concept": ["sertraline"], "action": ["
 def test_reader_ppr_generic_risks_relative_negation_question_labels_and_elided_doses(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+P102_SEXUAL_DYSFUNCTION = {"note_finding": {"concept": ["sexual_dysfunction"]}}
+P102_START_BUPROPION = {"note_decision": {"concept": ["bupropion"], "action": ["start"],
+                                          "dose": {"value": 150, "unit": "mg"}}}
+P102_BUPROPION_UP_TO_300 = {"note_decision": {"concept": ["bupropion"], "action": ["increase"],
+                                              "dose": {"max": 300, "unit": "mg"},
+                                              "required": False}}
+P102_REDUCE_ESCITALOPRAM = {"note_decision": {"concept": ["escitalopram"], "action": ["decrease"],
+                                              "dose": {"value": 10, "unit": "mg",
+                                                       "per_day": True}}}
+P102_REMDESIVIR = {"note_decision": {"concept": ["remdesivir"], "action": ["start"],
+                                     "dose": {"min": 200, "max": 200, "unit": "mg"},
+                                     "any_dose": True, "route": ["intravenous", "iv"]}}
+P102_NO_REPEAT_PCR = {"note_never": {"concept": ["sars_cov_2_naat"], "action": [
+    "start", "resume", "continue", "endorse", "allow", "implicit", "order"]}}
+P102_POSTPONE_TRANSPLANT = {"note_decision": {"concept": ["living_donor_kidney_transplant"],
+                                              "action": ["avoid"], "dose_required": False,
+                                              "opposite": ["start", "resume", "continue",
+                                                           "endorse", "allow"]}}
+P102_WEIGHT_LOSS = {"note_decision": {"concept": ["weight_loss"], "action": [
+    "start", "order", "endorse", "counsel", "decrease", "increase", "continue"], "opposite": []}}
+P102_RESTART_MTX_WEEKLY = {"note_decision": {"concept": ["methotrexate"], "action": [
+    "resume", "start", "continue"], "dose": {"value": 20, "unit": "mg"}, "dose_required": False,
+    "opposite": ["avoid", "stop"], "every": {"min": 0.142857, "max": 0.142857}}}
+P102_CONTINUE_PREDNISONE = {"note_decision": {"concept": ["prednisone"], "action": [
+    "continue", "keep_dose"], "dose": {"value": 5, "unit": "mg"}, "dose_required": False,
+    "strict": True}}
+P102_SSRI = "Low libido and anorgasmia on escitalopram. "
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # what a drug does not cause is its profile, not a denial of the finding in the patient
+    (P102_SEXUAL_DYSFUNCTION, P102_SSRI + "My choice is bupropion XL. It has essentially no "
+     "sexual side effects, it targets the residual fatigue.", True),
+    (P102_SEXUAL_DYSFUNCTION, P102_SSRI + "Why bupropion: no sexual side effects, activating.",
+     True),
+    (P102_SEXUAL_DYSFUNCTION, P102_SSRI + "Bupropion has no sexual side effects.", True),
+    (P102_SEXUAL_DYSFUNCTION, P102_SSRI + "My choice is bupropion XL. She has no sexual side "
+     "effects.", False),
+    # 'contraindications to X' are the drug's rule, not a refusal of X
+    (P102_START_BUPROPION, "Start bupropion XL 150 mg once daily. She has none of the "
+     "contraindications to bupropion, no seizure disorder, no eating disorder.", True),
+    (P102_START_BUPROPION, "Start bupropion XL 150 mg once daily. On reflection, no bupropion.",
+     False),
+    # a weight trend after a drug is no dose change; a trial she has had is history
+    (P102_REDUCE_ESCITALOPRAM, "Reduce escitalopram from 20 mg to 10 mg daily. She has gained "
+     "8.2 kg on escitalopram (74.1 -> 82.3 kg).", True),
+    (P102_REDUCE_ESCITALOPRAM, "Reduce escitalopram from 20 mg to 10 mg daily. Later "
+     "escitalopram 10 -> 20 mg.", False),
+    (P102_REDUCE_ESCITALOPRAM, "*How is she doing on escitalopram - is a switch warranted?*\n"
+     "Yes. She has had an adequate trial (20 mg daily for 10 months) with only a partial "
+     "response.\n\nPlan: reduce escitalopram to 10 mg daily.", True),
+    (P102_REDUCE_ESCITALOPRAM, "Reduce escitalopram to 10 mg daily. Start a trial of "
+     "escitalopram 20 mg daily.", False),
+    # what a stop is for ('so ...') and the 'Rx' noun are no later steps on the drug
+    (P102_REDUCE_ESCITALOPRAM, "Plan:\n1. Reduce escitalopram from 20 mg to 10 mg once daily.\n"
+     "2. PCP: please discontinue the active escitalopram 20 mg prescription so only the 10 mg "
+     "taper is dispensed.", True),
+    (P102_REDUCE_ESCITALOPRAM, "Plan:\n1. Reduce escitalopram from 20 mg to 10 mg once daily.\n"
+     "2. Please d/c her escitalopram 20 mg Rx so both strengths are not filled.", True),
+    # the drug a step goes 'alongside' is not its object
+    (P102_BUPROPION_UP_TO_300, "Start bupropion XL 150 mg daily. Two, cross-taper the "
+     "escitalopram, reduce from 20 to 10 mg once daily starting today alongside the bupropion, "
+     "for two weeks, then stop.", True),
+    (P102_BUPROPION_UP_TO_300, "Start bupropion XL 150 mg daily. Increase bupropion to 450 mg "
+     "now.", False),
+    # an italic question line ends the background above it and heads its answer
+    (P102_REMDESIVIR, "Background: 56M on hemodialysis, SARS-CoV-2 PCR positive.\n\n"
+     "*Does he need treatment?*\nYes. I ordered remdesivir IV 200 mg on day 1, then 100 mg IV "
+     "on days 2 and 3.", True),
+    (P102_REMDESIVIR, "Background: 56M on hemodialysis, SARS-CoV-2 PCR positive. I ordered "
+     "remdesivir IV 200 mg on day 1, then 100 mg IV on days 2 and 3.", False),
+    # 'Micro/labs' reports results like 'Labs'
+    (P102_NO_REPEAT_PCR, "Micro/labs:\n- SARS-CoV-2 PCR 5/11: DETECTED, Ct 21\n\nP: postpone "
+     "the transplant.", True),
+    (P102_NO_REPEAT_PCR, "P:\n- SARS-CoV-2 PCR 5/18\n- postpone the transplant.", False),
+    # a noun subject with a modal opens a clause of its own: its verbs are not later steps
+    (P102_NO_REPEAT_PCR, "Plan:\nClearance is based on time plus symptom resolution, not a "
+     "negative PCR - RNA can remain detectable for weeks, and a test-based strategy would "
+     "just add unnecessary delay.", True),
+    (P102_NO_REPEAT_PCR, "Plan:\nNot a negative PCR now - it can be repeated in 1 week.",
+     False),
+    # 'pushed back' postpones
+    (P102_POSTPONE_TRANSPLANT, "The transplant needs to be pushed back.", True),
+    (P102_POSTPONE_TRANSPLANT, "The transplant can go ahead as scheduled.", False),
+    # 'And X - ...' opens a verbless recommendation as the clause's first word would
+    (P102_WEIGHT_LOSS, "Lifestyle matters a lot here: he eats dinner at 9:30. And weight loss "
+     "- BMI is 32.9 (104 kg), even 5-10% would help.", True),
+    (P102_WEIGHT_LOSS, "Lifestyle matters a lot here: he eats dinner at 9:30. He reports "
+     "weight loss - BMI was 34.", False),
+    # 'once COVID-19 symptoms have resolved' is a time, not a single dose
+    (P102_RESTART_MTX_WEEKLY, "Restart methotrexate 20 mg once weekly now. ACR guidance "
+     "supports resuming methotrexate once COVID-19 symptoms have resolved.", True),
+    (P102_RESTART_MTX_WEEKLY, "Restart methotrexate 20 mg once now.", False),
+    # a stop as the subject of what it does not do is no decision
+    (P102_CONTINUE_PREDNISONE, "Continue prednisone 5 mg daily. Stopping prednisone does not "
+     "speed immune recovery after COVID-19.", True),
+    (P102_CONTINUE_PREDNISONE, "Continue prednisone 5 mg daily. Stop prednisone next week.",
+     False),
+])
+def test_reader_p102_drug_profile_italic_questions_own_subject_weight_trend(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
