@@ -785,6 +785,18 @@ ALLOWANCES = [
      "Dexamethasone 6 mg daily may be added for symptom relief if he wishes."),
     ("covid_immunocompromised", "steroid as needed",
      "A short prednisone course can be used as needed for the cough."),
+    ("pruritic_papular_rash", "prednisone as needed",
+     "A short prednisone burst can be used as needed if the itch is severe."),
+    ("pruritic_papular_rash", "prednisone if he prefers",
+     "If he prefers, another prednisone 40 mg taper is reasonable for the itch."),
+    ("pruritic_papular_rash", "steroid backup",
+     "A Medrol dose pack is a reasonable backup for the itch."),
+    ("pruritic_papular_rash", "lindane backup",
+     "Lindane is not first line but can be used as a backup."),
+    ("pruritic_papular_rash", "lindane alternative",
+     "Alternatively, lindane 1% lotion would also work."),
+    ("pruritic_papular_rash", "lindane if he prefers",
+     "Lindane lotion is an option if he prefers a single application."),
 ]
 
 # One correct turn-down per task with a must-not (hemolytic_anemia_workup has none).
@@ -944,6 +956,7 @@ TURN_DOWNS = {
     "inflammatory_arthritis_serology": "Keep any prednisone bridge at 20 mg a day or less.",
     "covid_immunocompromised": "Molnupiravir is not needed, and no dexamethasone or other "
                                "steroid while he needs no oxygen.",
+    "pruritic_papular_rash": "No prednisone or other systemic steroid, and no lindane.",
 }
 
 # Allowances that pass every note checkpoint (known gaps of the graders), keyed by sentence

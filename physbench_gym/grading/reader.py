@@ -44,6 +44,13 @@ _ATTRIBUTE_BEFORE = re.compile(r"\b(?:(?:adverse|side)[\s-]effects?|toxicity|int
                                # 'none of the contraindications to bupropion': the drug's
                                r"|\bcontra-?indications?\s+(?:to|for)\s+(?:using\s+)?$",  # rule
                                re.IGNORECASE)
+# '... is not first line but can be used as a backup': after a refused role, the same drug
+# offered all the same (not 'but cetirizine can be used', another subject).
+_BUT_OFFERED = re.compile(
+    r"[^.;:]{0,40}?\bbut\s+(?:it\s+|they\s+|this\s+)?((?:can|could|may|might)\s+(?:still\s+|also\s+)?"
+    r"(?:be\s+)?(?:used|given|tried|considered|offered|prescribed|added)|(?:is|are|remains?)\s+"
+    r"(?:still\s+)?(?:an?\s+)?(?:option|alternative|acceptable|reasonable|fine|useful))\b",
+    re.IGNORECASE)
 # 'No naloxone at home', 'no epinephrine pen on hand': what the patient has, not a refusal.
 _POSSESSED = re.compile(r"\s+(?:(?:kit|spray|pens?|auto-?injectors?|supply|tablets?)\s+)?"
                         r"(?:at home|in the (?:home|house)|on hand|with (?:him|her|them))\b",
@@ -3347,6 +3354,11 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         negated, status = False, status | {HISTORICAL}  # 'never EGD': never had one
     if negated and action is None and _POSSESSED.match(text, end):
         negated, status = False, status | {ATTRIBUTE}  # 'no naloxone at home': what he has
+    if action is not None and action.decision == "avoid" and (
+            offer := _BUT_OFFERED.match(text, action.start + len(action.text))):
+        # 'Lindane is not first line but can be used as a backup': the contrast offers it
+        action, status = Action("allow", offer.group(1).lower(), offer.start(1)), status | {
+            POSSIBLE}
     if _ATTRIBUTE.match(text, end) or _ATTRIBUTE_BEFORE.search(text, 0, begin):
         # 'no statin intolerance', 'sulfa allergy': a finding about the drug, not a decision
         action, later, negated = None, (), False

@@ -3939,3 +3939,19 @@ P102_SSRI = "Low libido and anorgasmia on escitalopram. "
 def test_reader_p102_drug_profile_italic_questions_own_subject_weight_trend(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+NO_LINDANE = {"note_never": {"concept": ["lindane"]}}
+
+
+@pytest.mark.parametrize(("note", "passed"), [
+    # a role refused, then the same drug offered after 'but': an allowance
+    ("P: Permethrin tonight. Lindane is not first line but can be used as a backup.", False),
+    ("P: Permethrin tonight. Lindane is not recommended but remains an option.", False),
+    # a refusal that stays one, or a 'but' about another drug
+    ("P: Permethrin tonight. Lindane is not first line but is contraindicated here.", True),
+    ("P: Permethrin tonight. Lindane is not needed, but cetirizine can be used.", True),
+    ("P: Permethrin tonight. No lindane.", True),
+])
+def test_reader_a_refused_role_then_but_it_can_be_used_is_an_offer(grade, note, passed):
+    assert grade(NO_LINDANE, note) is passed

@@ -69,8 +69,8 @@ Plan:
                         "tablets again in 7 days." + _REST),
                  id="tablet_strength", marks=pytest.mark.xfail(
                      strict=True, reason="the tablet strength '3 mg tablets' is read as a dose")),
-    pytest.param((None, "Scabies. Ivermectin 200 ug/kg PO: 68 kg x 0.2 mg = 13.6 mg -> 15 mg today, "
-                        "repeat in 7 days." + _REST), id="per_kg_factor"),
+    pytest.param((None, "Scabies. Ivermectin 200 ug/kg PO: 68 kg x 0.2 mg = 13.6 mg -> 15 mg "
+                        "today, repeat in 7 days." + _REST), id="per_kg_factor"),
     pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
                         "same time. Wash bedding hot. Q: another prednisone burst? A: No. Avoid "
                         "lindane."),
@@ -80,9 +80,11 @@ Plan:
                         "lindane; not recommended, it is neurotoxic."), id="reported_speech"),
     pytest.param((None, "Scabies. Ivermectin 15 mg PO on day 1 and day 8." + _REST),
                  id="day_numbered", marks=pytest.mark.xfail(
-                     strict=True, reason="a day-numbered schedule ('day 1 and day 8') is no timing")),
+                     strict=True,
+                     reason="a day-numbered schedule ('day 1 and day 8') is no timing")),
     pytest.param((UNTREATED_68, "Scabies. Permethrin 5% cream tonight, wash off after 8-14 "
-                                "hours; reapply permethrin 7 days later." + _REST), id="days_later"),
+                                "hours; reapply permethrin 7 days later." + _REST),
+                 id="days_later"),
     pytest.param((None, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the "
                         "same time. Wash bedding hot; anything that cannot be washed goes into a "
                         "sealed plastic bag for 72 hours.\n\n**PCP question 2 - another "
@@ -99,7 +101,7 @@ Plan:
 ]
 CORRECT.insert(0, "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife at the same "
                "time. Wash bedding hot. No prednisone. Avoid lindane. For itch that lingers after "
-               "cure, triamcinolone 0.1% cream twice daily for 1-2 weeks.")  # topical steroid is fine
+               "cure, triamcinolone 0.1% cream twice daily for 1-2 weeks.")  # topical: fine
 
 WRONG = [
     ("treatment_plan_documented",
@@ -149,8 +151,7 @@ WRONG = [
     pytest.param(("lindane_avoided",
                   "Scabies. Ivermectin 15 mg PO now, repeat in 7 days. Treat his wife. Wash "
                   "bedding hot. No prednisone. Lindane is not first line but can be used as a "
-                  "backup."), id="lindane_backup", marks=pytest.mark.xfail(
-                      strict=True, reason="'not first line but can be used as a backup' reads as negated")),
+                  "backup."), id="lindane_backup"),
 ]
 
 test_a_correct_plan_in_other_words_passes, test_a_wrong_note_fails_its_checkpoint = (
