@@ -15,7 +15,7 @@ import dataclasses
 import functools
 import logging
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -617,11 +617,7 @@ def _step_told_as_a_risk(clause: Clause) -> Clause:
         return m.action.text.endswith("ing") and bool(
             _GERUND_OPENS.search(clause.text, 0, m.action.start)) and bool(
             _RISK_PREDICATE.match(clause.text, m.action.start + len(m.action.text)))
-    if not any(risky(m) for m in clause.mentions):
-        return clause
-    return dataclasses.replace(clause, mentions=tuple(
-        dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL}) if risky(m) else m
-        for m in clause.mentions))
+    return _marked(clause, risky, COUNTERFACTUAL)
 
 
 _ADDED_TO_RISK = re.compile(r",?\s+and\s+(?:she|he|they|you|the patient)(?:'s|\u2019s|\s+is|"
@@ -1160,10 +1156,15 @@ def _past_trial(clause: Clause) -> Clause:
         return m.group != "finding" and m.action is not None and m.action.text.startswith(
             "trial") and bool(
             _HAD_A.search(clause.text, 0, m.action.start))
-    if not any(past(m) for m in clause.mentions):
+    return _marked(clause, past, HISTORICAL)
+
+
+def _marked(clause: Clause, chosen: Callable[[Mention], bool], status: str) -> Clause:
+    """The clause with ``status`` added to the mentions ``chosen`` picks."""
+    if not any(chosen(m) for m in clause.mentions):
         return clause
     return dataclasses.replace(clause, mentions=tuple(
-        dataclasses.replace(m, statuses=m.statuses | {HISTORICAL}) if past(m) else m
+        dataclasses.replace(m, statuses=m.statuses | {status}) if chosen(m) else m
         for m in clause.mentions))
 
 
@@ -3423,7 +3424,10 @@ _TEMPORAL_BEFORE = re.compile(r"\b(?:the day|the week|when|since|after|before|un
 def _hold_to_come(text: str, begin: int, action: Action) -> bool:
     """'collect the stool antigen after omeprazole held x 2 wk', 'test once the PPI has been
     stopped for 2 weeks': a hold the step waits for, not a past event (not 'symptoms since
-    the PPI stopped', nor 'the day sertraline started')."""
+    the PPI stopped', nor 'the day sertraline started', nor 'until Loa microfilaremia is
+    excluded', a finding ruled out rather than a drug held)."""
+    if action.kind != "stop":
+        return False
     lead = _TEMPORAL_BEFORE.search(text, 0, begin)
     if lead is None or not re.match(r"(?:after|before|until|once)\b", lead.group(0),
                                     re.IGNORECASE):

@@ -3955,3 +3955,16 @@ NO_LINDANE = {"note_never": {"concept": ["lindane"]}}
 ])
 def test_reader_a_refused_role_then_but_it_can_be_used_is_an_offer(grade, note, passed):
     assert grade(NO_LINDANE, note) is passed
+
+
+LOA_FILM_NOW = {"note_decision": {"concept": ["filaria_blood_smear"], "action": ["order"]}}
+
+
+@pytest.mark.parametrize(("note", "passed"), [
+    # a hold until a finding is ruled out: the finding is no test turned down
+    ("Plan:\n- Daytime blood film for Loa loa microfilariae - ordered.\n- Ivermectin 15 mg PO "
+     "daily x 2 days - hold until Loa microfilaraemia is excluded.", True),
+    ("Plan:\n- No blood film for Loa loa microfilariae.", False),
+])
+def test_reader_a_hold_until_a_finding_is_excluded_turns_no_test_down(grade, note, passed):
+    assert grade(LOA_FILM_NOW, note) is passed
