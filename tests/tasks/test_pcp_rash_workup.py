@@ -80,9 +80,7 @@ Valacyclovir 1 g PO q12h x 7 days.""" + _NO_STEROID,
     # Reader gaps (see the spec's header): each should pass.
     pytest.param((None, "Herpes zoster R T6. CrCl 40 mL/min. Valacyclovir 1 g q12h x 7 days. "
                         "Q: should we add a prednisone taper? A: No - steroids do not prevent "
-                        "PHN."), id="question_restated",
-                 marks=pytest.mark.xfail(strict=True,
-                                         reason="a restated question is read as a plan")),
+                        "PHN."), id="question_restated"),
     pytest.param((None, "Herpes zoster R T6. CrCl 40 mL/min. Valacyclovir 1 g q12h x 7 days. "
                         "You asked about adding prednisone. I would not: steroids do not "
                         "prevent PHN."), id="you_asked",

@@ -261,10 +261,6 @@ def test_orders(variant, checkpoint, actions, passes):
     assert run_actions(TASK, actions, variant=variant)[checkpoint] is passes
 
 
-@pytest.mark.xfail(strict=True, reason="reader gap: a plan line wrapped inside a parenthesis "
-                   "('No broad neuropathy panel (heavy metals, ...,\\n genetic testing): low "
-                   "yield') "
-                   "starts a line with a test name and is read as a verbless plan item")
 def test_a_wrapped_negated_panel_line_is_not_an_order():
     note = ("CrCl 47 mL/min. B12 168 pg/mL = B12 deficiency. Start cyanocobalamin 1000 mcg IM "
             "weekly." + _TYP + " Start duloxetine 30 mg daily." + _NO + "\n\n## Recommendations\n"

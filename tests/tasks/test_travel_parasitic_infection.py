@@ -209,13 +209,6 @@ Plan:
             "hyperinfection.",
         ),
         id="answer_no_to_question",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=(
-                "'Q: another prednisone burst or a longer taper? A: No - neither' is no "
-                "avoid decision"
-            ),
-        ),
     ),
 ]
 
