@@ -413,7 +413,7 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
         return dataclasses.replace(clause, mentions=tuple(
             dataclasses.replace(m, negated=True) if m.start >= denying.end()
             and m.group == "finding" and m.action is None
-            and not _inside_parentheses(clause.text, m.start) else m
+            and not _in_aside(clause.text, m.start) else m
             for m in clause.mentions))
     colon = lead.text.find(":")
     if colon < 0 or colon > 80:
@@ -466,11 +466,6 @@ _PROBLEM_NUMBER = re.compile(r"\W*#?\d+[.)]?\s*")
 _DENYING_LABEL = re.compile(r"\W*(?:what (?:it|this) is not|what (?:it|this) isn't|"
                             r"(?:it|this) is not|(?:it|this) isn't|(?:diagnoses\s+)?(?:ruled out|"
                             r"excluded)|not supported|unlikely)\W*:", re.IGNORECASE)
-
-
-def _inside_parentheses(text: str, at: int) -> bool:
-    """Whether a position of the text is inside an aside in parentheses."""
-    return text.count("(", 0, at) > text.count(")", 0, at)
 
 
 # A label that turns down every item of its line: 'Not ordered: A; B; C'.
