@@ -107,7 +107,7 @@ def _condition_resource(builder: ChartBuilder, code: str, onset: datetime, encou
     }
 
 
-def _one(builder: ChartBuilder, story: Story, timeline: Timeline, age: int,
+def _one(builder: ChartBuilder, story: Story, timeline: Timeline,
          option: tuple[str, str, tuple[str, int, int] | None, float], day: date) -> None:
     code, complaint, course, ed_chance = option
     setting = "EMER" if builder.rng.random() < ed_chance else "AMB"
@@ -129,7 +129,7 @@ def _one(builder: ChartBuilder, story: Story, timeline: Timeline, age: int,
         medication_request(builder, order)
         treatment = f"{drug.display}, {sig_text(drug, order).lower()} for {days} days"
     display = term.condition(code).display
-    text = acute_note(f"{story.patient.given[0]} {story.patient.family}", age,
+    text = acute_note(f"{story.patient.given[0]} {story.patient.family}", story.age_at(day),
                       "woman" if story.patient.gender == "female" else "man", complaint,
                       display, treatment, builder.rng)
     note_type = "34111-5" if setting == "EMER" and known("34111-5") else "11506-3"
@@ -137,8 +137,8 @@ def _one(builder: ChartBuilder, story: Story, timeline: Timeline, age: int,
                      "ED visit" if setting == "EMER" else "Acute visit", text)
 
 
-def add_minor_problems(builder: ChartBuilder, story: Story, timeline: Timeline, count: int,
-                       age: int) -> None:
+def add_minor_problems(builder: ChartBuilder, story: Story, timeline: Timeline,
+                       count: int) -> None:
     """Add ``count`` resolved minor problems spread over the history (none in the last month)."""
     options = _options()
     span = 365 * story.history_years - 30
@@ -153,4 +153,4 @@ def add_minor_problems(builder: ChartBuilder, story: Story, timeline: Timeline, 
                              for word in _RULED_OUT_BY.get(option[2][0].split()[0], ())):
             continue
         day = story.now.date() - timedelta(days=30 + builder.rng.randrange(span))
-        _one(builder, story, timeline, age, option, day)
+        _one(builder, story, timeline, option, day)

@@ -78,11 +78,6 @@ class Profile:
         return None
 
 
-def _age(story: Story, at: datetime) -> int:
-    born = story.birth_date()
-    return at.year - born.year - ((at.month, at.day) < (born.month, born.day))
-
-
 def egfr(creatinine: float, age: int, female: bool) -> float:
     """CKD-EPI 2021 eGFR (mL/min/1.73 m2) from serum creatinine in mg/dL."""
     kappa, alpha = (0.7, -0.241) if female else (0.9, -0.302)
@@ -175,7 +170,7 @@ def _routine_visit(builder: ChartBuilder, story: Story, timeline: Timeline, prof
     owned = timeline.owned
     years = (day - (story.now.date() - timedelta(days=365 * story.history_years))).days / 365
     vitals = _vitals(builder, profile, moment + timedelta(minutes=5), encounter, owned, years)
-    age = _age(story, moment)
+    age = story.age_at(moment)
     names = ["cbc", "bmp"] if kind == "checkup" else ["bmp"]
     if kind == "checkup" and (age >= 35 or timeline.has_problem(HYPERLIPIDEMIA, moment)):
         names.append("lipid")
@@ -213,6 +208,6 @@ def add_routine_care(builder: ChartBuilder, story: Story, timeline: Timeline,
     profile = Profile(builder.rng, story, timeline)
     for day, kind in _visit_days(builder.rng, story, timeline):
         _routine_visit(builder, story, timeline, profile, day, kind)
-    _flu_shots(builder, story, _age(story, story.now))
+    _flu_shots(builder, story, story.age_at(story.now))
     count = builder.rng.randint(*minor_range)
-    add_minor_problems(builder, story, timeline, count, _age(story, story.now))
+    add_minor_problems(builder, story, timeline, count)

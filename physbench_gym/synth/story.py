@@ -363,6 +363,12 @@ class Story(_Model):
         born = shift_months(self.now, -12 * (self.patient.age or 0)) - timedelta(days=40)
         return born.date()
 
+    def age_at(self, at: date | datetime) -> int:
+        """The patient's age in whole years on a date (a note written in 2022 states the age
+        the patient had then)."""
+        born = self.birth_date()
+        return at.year - born.year - ((at.month, at.day) < (born.month, born.day))
+
     def owned_codes(self) -> frozenset[str]:
         """LOINC codes whose values the story states (routine noise must not add any)."""
         codes = {s.code for s in self.labs} | {s.code for s in self.vitals}

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections import Counter
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 import yaml
@@ -173,6 +174,27 @@ def test_routine_care_respects_allergies_and_leaves_the_weeks_before_the_consult
         wellness = [r["date"][:10] for r in chart if r["resourceType"] == "DocumentReference"
                     and r.get("description") in ("Annual wellness visit", "Chronic care follow-up")]
         assert wellness and all(day < quiet_from for day in wellness) and max(wellness) < now
+
+
+def test_a_visit_note_states_the_age_the_patient_had_on_its_date(story):
+    born = story.birth_date()
+    stated = []
+    for seed in range(4):
+        for res in generate_chart(story, seed=seed):
+            if res["resourceType"] != "DocumentReference":
+                continue
+            text = base64.b64decode(res["content"][0]["attachment"]["data"]).decode() if (
+                "data" in res["content"][0]["attachment"]) else res["content"][0][
+                "attachment"].get("text", "")
+            found = re.search(r"\ba (\d+)-year-old\b", text)
+            if found and text.startswith(("ACUTE VISIT NOTE", "PROGRESS NOTE")):
+                day = date.fromisoformat(res["date"][:10])
+                age = day.year - born.year - ((day.month, day.day) < (born.month, born.day))
+                stated.append((res["description"], day, int(found.group(1)), age))
+    kinds = {description for description, *_ in stated}
+    assert {"Acute visit", "Annual wellness visit"} <= kinds | {"ED visit"}, kinds
+    assert [row for row in stated if row[2] != row[3]] == []
+    assert len({row[2] for row in stated}) > 1  # years of care: the age moves with the date
 
 
 def _testosterone_chart(gender: str) -> list[dict]:
