@@ -3185,6 +3185,26 @@ _TO_ALLERGY_LIST = re.compile(r"\s+(?:\([^()]*\)\s*)?(?:to|on)\s+"
                               r"(?:(?:drug|medication)\s+)?(?:allerg|intoleran)", re.IGNORECASE)
 
 
+# An action named as an item of a list of what to avoid ('Avoid: escalating/doubling X',
+# 'Please avoid: biopsy, MRCP, or referral for cholecystectomy'): the avoided item itself. The
+# action is a gerund or a noun ('doubling', 'referral for'), not a verb of its own sentence.
+_NOMINAL_ACTION = re.compile(r"(?:\w+ing|referrals?(?:\s+(?:to|for))?|escalation|"
+                             r"(?:re)?introduction|initiation|addition|increase|use)$",
+                             re.IGNORECASE)
+_LIST_SO_FAR = r"(?:[^.;:()]{0,60}?(?:,|/|\bor\b|\band\b)\s*)*(?:empiric(?:al)?\s+)?"
+_AVOIDED_ITEM = re.compile(LIST_MARK.pattern + _LIST_SO_FAR + "$", re.IGNORECASE)
+_AVOID_LIST_LEAD = re.compile(LIST_MARK.pattern + r"(?:please\s+)?(?:avoid|do\s+not\s+(?:do|give|"
+                              r"use|order))\s*:\s*" + _LIST_SO_FAR + "$", re.IGNORECASE)
+
+
+def _avoided_item(text: str, action: Action, section: str) -> bool:
+    if not _NOMINAL_ACTION.fullmatch(action.text):
+        return False
+    before = text[:action.start]
+    return bool((section == "avoid" and _AVOIDED_ITEM.fullmatch(before))
+                or _AVOID_LIST_LEAD.fullmatch(before))
+
+
 def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
              verbs: list[tuple[Any, str, str]], cues: tuple[Cue, ...],
              found: tuple[Quantity, ...], next_start: int, line: Line,
@@ -3207,6 +3227,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if action is not None and line.section == "avoid" and action.text.endswith("ing") and (
             LIST_MARK.fullmatch(text[:action.start])):
         action = Action("avoid", action.text, action.start)  # rejected: '(1) Adding X'
+    if action is not None and not action.negated and action.kind != "avoid" and (
+            _avoided_item(text, action, line.section)):
+        action = Action("avoid", action.text, action.start)  # 'Avoid: spinal MRI, doubling X'
     if action is None and _span_group(span) == "drug" and _OPTION_AFTER.match(text, end) and (
             not _OBJECT_OF_PREPOSITION.search(text, 0, begin)):
         action = Action("allow", "option", end)  # 'meloxicam 7.5 mg ... with her pantoprazole
