@@ -454,8 +454,10 @@ _APPROXIMATE = re.compile(r"\b(?:about|approximately|approx|around|roughly|nearl
 _REFERENCE_CONTEXT = re.compile(r"(?<!above )(?<!below )(?<!\bat )(?<!over )(?<!above the )"
                                 r"\b(?:goal|target|ref|reference|normal range|nl range|uln|lln)"
                                 r"\b[^.;(),:]*$", re.IGNORECASE)
-# 'below the 1.8 ug/dL cut-off', 'the 10 HU threshold': a threshold named after its value.
-_CUTOFF_AFTER = re.compile(r"\s*(?:cut-?offs?|thresholds?|decision limit)\b", re.IGNORECASE)
+# 'below the 1.8 ug/dL cut-off', 'the 10 HU threshold': a threshold named after its value, also
+# after the value in another unit ('the 1.8 ug/dL (50 nmol/L) cut-off').
+_CUTOFF_AFTER = re.compile(r"\s*(?:\((?:about\s+)?[\d.]+\s*[^\s\d().;,]{1,12}\)\s*)?"
+                           r"(?:cut-?offs?|thresholds?|decision limit)\b", re.IGNORECASE)
 # 'well over the 6 needed', '(6 required for definite RA)': a bare count a rule asks for, a
 # threshold, not the patient's value.
 _NEEDED_AFTER = re.compile(r"\s*(?:points?\s+)?(?:needed|required|necessary)\b", re.IGNORECASE)
@@ -658,6 +660,10 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
             role = "reference"  # 'below the 1.8 ug/dL cut-off'
         if quantity.comparator and not role or not role and _OR_BEYOND.match(after):
             role = "limit"  # '< 30', 'at CrCl 30 or less'
+        if not role and out and out[-1].role in ("reference", "limit") and out[-1].unit and (
+                quantity.unit and quantity.unit != out[-1].unit) and re.fullmatch(
+                    r"\s*\((?:about\s+)?", clause[out[-1].end:quantity.start]):
+            role = out[-1].role  # 'the 1.8 ug/dL (50 nmol/L) cut-off': the same cut-off
         out.append(Quantity(quantity.value, quantity.unit, quantity.start, quantity.end,
                             quantity.comparator, quantity.high, role, quantity.secondary,
                             quantity.daily))
