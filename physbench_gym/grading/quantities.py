@@ -453,7 +453,10 @@ _APPROXIMATE = re.compile(r"\b(?:about|approximately|approx|around|roughly|nearl
 # Not 'above goal: A1c 8.4%' (a state, then a label and its value).
 _REFERENCE_CONTEXT = re.compile(r"(?<!above )(?<!below )(?<!\bat )(?<!over )(?<!above the )"
                                 r"\b(?:goal|target|ref|reference|normal range|nl range|uln|lln)"
-                                r"\b[^.;(),:]*$", re.IGNORECASE)
+                                r"\b[^.;(),:]*$"
+                                # 'range 10-21 mg/kg/day', 'dose range: 2-4 g': the span a
+                                # rule allows, named right before it
+                                r"|\brange(?:\s+(?:is|of))?\s*:?\s*$", re.IGNORECASE)
 # 'below the 1.8 ug/dL cut-off', 'the 10 HU threshold': a threshold named after its value, also
 # after the value in another unit ('the 1.8 ug/dL (50 nmol/L) cut-off').
 _CUTOFF_AFTER = re.compile(r"\s*(?:\((?:about\s+)?[\d.]+\s*[^\s\d().;,]{1,12}\)\s*)?"
@@ -662,7 +665,8 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
             role = "limit"  # '< 30', 'at CrCl 30 or less'
         if not role and out and out[-1].role in ("reference", "limit") and out[-1].unit and (
                 quantity.unit and quantity.unit != out[-1].unit) and re.fullmatch(
-                    r"\s*\((?:about\s+)?", clause[out[-1].end:quantity.start]):
+                    r"(?:\s*/\s*(?:day|d|24\s*h|wk|week))?\s*\((?:about\s+)?",
+                    clause[out[-1].end:quantity.start], re.IGNORECASE):
             role = out[-1].role  # 'the 1.8 ug/dL (50 nmol/L) cut-off': the same cut-off
         out.append(Quantity(quantity.value, quantity.unit, quantity.start, quantity.end,
                             quantity.comparator, quantity.high, role, quantity.secondary,
