@@ -253,6 +253,10 @@ _CITED_YEAR = re.compile(r"\b(?:Fleischner|USPSTF|ACG|AGA|AASLD|KDIGO|ADA|ACC|AH
                          r"\b(?:19|20)\d\d\s+(?:[A-Z]{2,}[\w/-]*\s+)?"
                          r"(?:guidelines?|criteria|recommendations?|update|statement|consensus|"
                          r"practice parameter)\b")
+# A reference cited in square brackets, its year last ('[NICE NG97 2018]', '[Fortea et al.,
+# Lancet Neurol 2021]'), or an 'et al.' citation in parentheses: the source's year, no event.
+_CITATION = re.compile(r"\[(?=[^\[\]]*[A-Za-z]{2})[^\[\]]*?\b(?:19|20)\d\d[a-z]?\]"
+                       r"|\([^()]*\bet al\b[^()]*\)")
 _NUMERIC_MONTH_YEAR = re.compile(r"(?<![\d/])(?P<m>1[0-2]|0?[1-9])/(?P<y>(?:19|20)\d\d)\b")
 _YEAR = re.compile(r"(?<![\d/.-])(?:19|20)\d\d(?![\d/.-])(?!\s*(?:mg|mcg|iu|units?|ml|k\b))",
                    re.IGNORECASE)  # not '2000 IU
@@ -267,7 +271,8 @@ _ANCHOR_DATE = re.compile(r"\b(?:days?|weeks?|wks?|months?|mos?|years?|yrs?)\s+(
 def dates_past(clause: str, today: date | None) -> bool:
     """Whether the clause dates what it says before today ('since 10 Mar 2026', 'in 2024',
     'December 2025'): it reports, it does not plan. Without today, years before 2026 count."""
-    clause = _CITED_YEAR.sub(" ", clause)  # 'Fleischner 2017', '2018 AHA/ACC guideline'
+    clause = _CITED_YEAR.sub(" ", _CITATION.sub(" ", clause))  # 'Fleischner 2017', '2018
+    # AHA/ACC guideline', '[NICE NG97 2018]'
     clause = _ANCHOR_DATE.sub(" ", clause)  # '18-24 months from 13 May 2026' looks ahead
     if today is None:
         return any(int(m.group(0)) < 2026 for m in _YEAR.finditer(clause))
