@@ -453,10 +453,20 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
 
 # An offer told after the drug with words inside it: 'is a reasonable COX-2-preferential oral
 # option' (the lexicon's 'allow' forms hold the plain ones).
-_OPTION_AFTER = re.compile(r"(?:[^.;:()]|(?<=\d)\.(?=\d)){0,60}?\bis\s+(?:also\s+)?an?\s+"
+_OPTION_AFTER = re.compile(r"(?:[^.;:()]|(?<=\d)\.(?=\d)){0,60}?"
+                           # '..., which the nurse asked about, is reasonable': a relative
+                           # clause between the drug and what is said of it
+                           r"(?:,\s*(?:which|that)\b[^.;:(),]{0,60},\s*)?"
+                           r"\b(?:is|would be)\s+(?:also\s+)?(?:an?\s+"
                            r"(?:reasonable|acceptable|good|"
                            r"sensible|safe)\s+(?:[\w-]+\s+){0,3}(?:option|choice|alternative|"
-                           r"fallback|back-?up)\b", re.IGNORECASE)
+                           r"fallback|back-?up)\b"
+                           # 'X 0.25 mg nightly is reasonable at this dose': the drug judged
+                           # fit to give, not a rule about it ('reasonable only if ...')
+                           r"|(?:reasonable|acceptable|appropriate)\b(?!\s+(?:to\s+(?:avoid|"
+                           r"stop|hold|withhold|defer|wait)|only|if|when|once|after|in\s+(?:a|"
+                           r"some|selected)|for\s+(?:a|some|selected)|later)\b))",
+                           re.IGNORECASE)
 # A problem line of a problem-based note: '#2 PSA 6.3 ng/mL flagged high' over its bullets,
 # which go on about what it names.
 _PROBLEM_HEADING = re.compile(r"\s*#\d+[.)]?\s")
