@@ -1947,7 +1947,14 @@ def _asides(text: str) -> tuple[tuple[int, int], ...]:
 _ANSWER_CUES = frozenset({": no", ": none", "- none"})
 _MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by|on|until|through|"
                         r"for|of|since|from|before|after)\s*-?\s*May\b")
-_OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
+_OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d"
+                                   # a rule's threshold as the subject, said generically:
+                                   # 'Only <= 10 HU proves ...', 'An attenuation of < 10 HU
+                                   # means ...', 'Any washout >= 60% confirms ...'
+                                   r"|\s*(?:(?:only|just)\s+(?:an?\s+|any\s+)?|an?\s+|any\s+)"
+                                   r"(?:[a-z][\w-]*\s+){0,2}(?:of\s+)?(?:below|above|under|"
+                                   r"over|<=?|>=?|less than|more than|greater than|at least)\s*\d",
+                                   re.IGNORECASE)
 # A finding right after an arrow is what the data before it amount to.
 _CONCLUDED = re.compile(r"->\s*[*_]*\s*$")
 # 'if ..., then' opening the step after an arrow, semicolon, colon or ', and' ('..., and if he
