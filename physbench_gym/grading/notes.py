@@ -1866,7 +1866,10 @@ def _trigger_after(clause: Clause, mention: Mention, concepts: Iterable[str]) ->
                if not set(m.concepts).isdisjoint(concepts))
 
 
-_CONDITION_SPAN = re.compile(r"\b(?:if|unless|once|when|after|until|provided|only)\b[^,;:]*",
+_CONDITION_SPAN = re.compile(r"\b(?:if|unless|once|when|after|until|provided|only)\b[^,;:]*"
+                             # 'if dyspnea, Hb < 8, or parasitemia >= 10% -> ...': a condition
+                             # that lists its triggers goes on to the list's last one
+                             r"(?:(?:,\s*(?:(?!->)[^,;:]){1,60}?)*?,?\s+or\b(?:(?!->)[^,;:])*)?",
                              re.IGNORECASE)
 
 

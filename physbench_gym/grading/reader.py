@@ -3214,6 +3214,13 @@ _AVOID_LIST_LEAD = re.compile(LIST_MARK.pattern + r"(?:please\s+)?(?:avoid|do\s+
                               r"use|order))\s*:\s*" + _LIST_SO_FAR + "$", re.IGNORECASE)
 
 
+# A participle used as an adjective of an imaging phase: '15-min delayed', 'delayed phase'.
+_TIMED_PHASE = re.compile(r"\d+\s*-?\s*(?:min|mins|minutes?|h|hrs?|hours?)\s*-?\s*$",
+                         re.IGNORECASE)
+_PHASE_AFTER = re.compile(r"\s*-?\s*(?:phases?|images?|imaging|series|washout|enhancement|"
+                          r"acquisitions?|views?)\b", re.IGNORECASE)
+
+
 def _avoided_item(text: str, action: Action, section: str) -> bool:
     if not _NOMINAL_ACTION.fullmatch(action.text):
         return False
@@ -3244,6 +3251,10 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if action is not None and line.section == "avoid" and action.text.endswith("ing") and (
             LIST_MARK.fullmatch(text[:action.start])):
         action = Action("avoid", action.text, action.start)  # rejected: '(1) Adding X'
+    if action is not None and action.text in ("delayed", "deferred") and (
+            _TIMED_PHASE.search(text, 0, action.start)
+            or _PHASE_AFTER.match(text, action.start + len(action.text))):
+        action = None  # '15-min delayed washout', 'delayed-phase images': a phase, no deferral
     if action is not None and not action.negated and action.kind != "avoid" and (
             _avoided_item(text, action, line.section)):
         action = Action("avoid", action.text, action.start)  # 'Avoid: spinal MRI, doubling X'
