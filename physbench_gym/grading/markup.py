@@ -660,7 +660,8 @@ def _fenced_lines(raw: list[str]) -> list[str]:
 _CONTINGENCY_HEADING = re.compile(
     r"\W*(?:#?\d{1,2}[.)]?\s+)?"  # '6. Red flags'
     r"(?:[A-Za-z]\s+-\s+)?"  # 'S - Situation awareness' (I-PASS: awareness and contingencies)
-    r"(?:situation awareness|when to (?:call|contact|re-?refer|return|come back|seek)|(?:please )?call (?:us|me)"
+    r"(?:situation awareness|"
+    r"when to (?:call|contact|re-?refer|return|come back|seek)|(?:please )?call (?:us|me)"
     r"(?: back)? if|re-?refer (?:if|when)|red flags?|return precautions|warning signs|"
     r"safety[- ]net(?:ting)?|contingenc(?:y|ies)(?: plan)?)\b", re.IGNORECASE)
 

@@ -3987,6 +3987,14 @@ P12F1_UNPROVOKED = {"note_finding": {"concept": ["unprovoked_vte"],
                                      "opposite": ["provoked_vte"]}}
 P12F1_NO_ACS = {"note_finding": {"concept": ["cortisol_suppressed"], "opposite": ["macs"]}}
 P12F1_INR = {"note_value": {"concept": ["inr"], "value": 1.1, "tolerance": 0.05}}
+P12F1_COLONOSCOPY_ON_HB = {"note_never": {"concept": ["colonoscopy"], "action": P12F1_ACTS,
+                                           "allow_contingency": True,
+                                           "contingency_on": ["hemoglobin"]}}
+P12F1_ADRENAL_CT_NOW = {"note_decision": {"concept": ["adrenal_characterization"],
+                                          "action": ["order"],
+                                          "timing": {"min": 0, "max": 30, "unit": "d"},
+                                          "untimed_is_now": True,
+                                          "wrong_timing_contradicts": True}}
 
 
 @pytest.mark.parametrize(("spec", "note", "passed"), [
@@ -4073,6 +4081,27 @@ P12F1_INR = {"note_value": {"concept": ["inr"], "value": 1.1, "tolerance": 0.05}
     (P12F1_UNPROVOKED, "Unprovoked DVT. Any immobility over 2 weeks means provoked.",
      True),
     (P12F1_UNPROVOKED, "Provoked DVT: surgery < 3 months ago.", False),
+    # I-PASS 'S - Situation awareness' lists contingencies; a condition that lists its
+    # triggers ('if A, B, or C -> ...') spans all of them (the first case guards the old
+    # outcome: on the base the section was read as a history)
+    (P12F1_COLONOSCOPY_ON_HB, "A - Action list:\n- FIT.\n\nS - Situation awareness:\n- Hb < 10 "
+     "g/dL -> colonoscopy.", True),
+    (P12F1_COLONOSCOPY_ON_HB, "Plan:\n- If melena, dizziness, or Hb < 10 g/dL -> colonoscopy.",
+     True),
+    (P12F1_COLONOSCOPY_ON_HB, "Plan:\n- Colonoscopy if weight loss, night sweats, or a falling "
+     "hemoglobin.", True),
+    (P12F1_COLONOSCOPY_ON_HB, "Plan:\n- When there is new anemia, rectal bleeding, or a "
+     "hemoglobin drop, colonoscopy.", True),
+    (P12F1_COLONOSCOPY_ON_HB, "Plan:\n- If melena, dizziness or fatigue -> colonoscopy; Hb 9.",
+     False),
+    (P12F1_COLONOSCOPY_ON_HB, "A - Action list:\n- Colonoscopy now.", False),
+    # a participle after a time or before an imaging phase is an adjective, no deferral
+    (P12F1_ADRENAL_CT_NOW, "Orders:\n- Adrenal-protocol CT with 15-min delayed washout", True),
+    (P12F1_ADRENAL_CT_NOW, "Orders:\n- Adrenal-protocol CT with 15 min delayed washout phase - "
+     "ordered.", True),
+    (P12F1_ADRENAL_CT_NOW, "Orders:\n- Adrenal washout CT with 1-hour delayed imaging.", True),
+    (P12F1_ADRENAL_CT_NOW, "Orders:\n- Adrenal-protocol CT delayed until after delivery.",
+     False),
 ])
 def test_reader_p12f1_mnemonic_headings_code_blocks_avoid_lists_cutoffs_citations(
         grade, spec, note, passed):
