@@ -223,12 +223,18 @@ def _heading_key(title: str) -> str:
     return re.sub(r"[^a-z0-9/&]+", " ", title.lower()).strip()
 
 
+# The letter of a mnemonic heading that its title spells out: 'P - Patient summary',
+# 'S - Situation awareness', 'B - Background': the title names the section, not the letter.
+_MNEMONIC_INITIAL = re.compile(r"^\s*([a-z])\s+-\s+(?=\1[a-z])", re.IGNORECASE)
+
+
 def section_of(title: str, loose: bool = False) -> str | None:
     """The section a heading opens ('Plan' -> 'plan'), or None if it is not a heading. A loose
     match (for lines that are headings by their form) also reads the title's first or last
     words: 'Antihistamine plan', 'Follow-up with explicit triggers'."""
     if "?" in title:
         return None  # a question the lines after it answer, not a section
+    title = _MNEMONIC_INITIAL.sub("", title)  # 'P - Patient summary' (I-PASS, SOAP, SBAR)
     key = _heading_key(re.sub(r"\([^()]*\)", " ", title))  # 'Follow-up (Fleischner 2017)'
     # 'Alternatives considered and why they are unlikely' is a heading by its form; a long
     # title with a colon or a number says more ('Recommendation: start rosuvastatin 10 mg')

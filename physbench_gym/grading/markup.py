@@ -64,7 +64,7 @@ _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _HTML_BREAK = re.compile(r"<\s*br\s*/?\s*>|</?\s*(?:p|div|li|tr)\s*>", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?\s*[a-zA-Z][^>]*>")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-_BULLET = re.compile(r"^\s*(?:[-*+]|->|=>|[•▪◦➤►]|\(?\d{1,2}[.)]|\(?[a-z][.)]|\[[ xX]\])\s+")
+_BULLET = re.compile(r"^\s*(?:[-*+]|->|=>|[•▪◦➤►☐☑☒]|\(?\d{1,2}[.)]|\(?[a-z][.)]|\[[ xX]\])\s+")
 # '**2. Kidney function.** Creatinine ...': the number of a bold heading is no value
 _BOLD_NUMBER = re.compile(r"^(\s*)(\*\*|__)\d{1,2}[.)]\s+", re.MULTILINE)
 _RULE = re.compile(r"^\s*(?:[-*_=]\s*){3,}$")
@@ -456,7 +456,7 @@ def _inline(text: str) -> str:
 @functools.lru_cache(maxsize=256)
 def lines(note: str) -> tuple[Line, ...]:
     """The note as units of meaning, each with its section ('plan', 'history', ...)."""
-    raw = _HTML_BREAK.sub("\n", normalize_characters(note)).split("\n")
+    raw = _fenced_lines(_HTML_BREAK.sub("\n", normalize_characters(note)).split("\n"))
     out: list[Line] = []
     section = "body"
     opened_by_label = after_blank = False
@@ -633,10 +633,35 @@ def lines(note: str) -> tuple[Line, ...]:
     return _mark_contingent(tuple(line for line in out if line.text))
 
 
+# A 'snake_case_key:' that opens a line of a code block: 'not_ordered: biopsy'.
+_SNAKE_KEY = re.compile(r"^(\s*)([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?=\s*:)")
+
+
+def _fenced_lines(raw: list[str]) -> list[str]:
+    """A fenced code block ('```') as a record: each line is a unit of its own (a blank line
+    after it), and a 'snake_case_key:' is the label it spells ('not_ordered: ...' -> 'not
+    ordered: ...')."""
+    out: list[str] = []
+    fenced = False
+    for raw_line in raw:
+        if raw_line.strip().startswith("```"):
+            fenced = not fenced
+            out.append("")
+            continue
+        if fenced:
+            out.extend((_SNAKE_KEY.sub(lambda m: m.group(1) + m.group(2).replace("_", " "),
+                                       raw_line), ""))
+        else:
+            out.append(raw_line)
+    return out
+
+
 # Headings over a list of triggers and what each would bring.
 _CONTINGENCY_HEADING = re.compile(
     r"\W*(?:#?\d{1,2}[.)]?\s+)?"  # '6. Red flags'
-    r"(?:when to (?:call|contact|re-?refer|return|come back|seek)|(?:please )?call (?:us|me)"
+    r"(?:[A-Za-z]\s+-\s+)?"  # 'S - Situation awareness' (I-PASS: awareness and contingencies)
+    r"(?:situation awareness|"
+    r"when to (?:call|contact|re-?refer|return|come back|seek)|(?:please )?call (?:us|me)"
     r"(?: back)? if|re-?refer (?:if|when)|red flags?|return precautions|warning signs|"
     r"safety[- ]net(?:ting)?|contingenc(?:y|ies)(?: plan)?)\b", re.IGNORECASE)
 

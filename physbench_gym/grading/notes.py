@@ -731,8 +731,9 @@ def note_finding(ctx: GradingContext, args: NoteFindingArgs) -> CheckpointResult
             continue  # (under 'I considered and think unlikely:' an opposite is set aside)
         if clause.past_dated and _DATED_RECORD.match(clause.text) and not mention.negated:
             continue  # 'Colonoscopy 2024: quiescent colitis' is a record, not today's state
-        if mention.negated:
-            affirmed = True  # 'not eligible' affirms ineligible; 'not provoked', unprovoked
+        if mention.negated or _excluded(clause, mention):
+            affirmed = True  # 'not eligible' affirms ineligible; 'not provoked', unprovoked;
+            # 'hypercortisolism excluded' affirms normal suppression
         elif mention.decision != "avoid" and not _LONG_AGO.match(clause.text, mention.end):
             # 'argues against hypovolemia' opposes nothing; nor does 'The E. coli bacteremia
             # ... was 2 years ago', history rather than this episode
@@ -1865,7 +1866,10 @@ def _trigger_after(clause: Clause, mention: Mention, concepts: Iterable[str]) ->
                if not set(m.concepts).isdisjoint(concepts))
 
 
-_CONDITION_SPAN = re.compile(r"\b(?:if|unless|once|when|after|until|provided|only)\b[^,;:]*",
+_CONDITION_SPAN = re.compile(r"\b(?:if|unless|once|when|after|until|provided|only)\b[^,;:]*"
+                             # 'if dyspnea, Hb < 8, or parasitemia >= 10% -> ...': a condition
+                             # that lists its triggers goes on to the list's last one
+                             r"(?:(?:,\s*(?:(?!->)[^,;:]){1,60}?)*?,?\s+or\b(?:(?!->)[^,;:])*)?",
                              re.IGNORECASE)
 
 

@@ -253,6 +253,10 @@ _CITED_YEAR = re.compile(r"\b(?:Fleischner|USPSTF|ACG|AGA|AASLD|KDIGO|ADA|ACC|AH
                          r"\b(?:19|20)\d\d\s+(?:[A-Z]{2,}[\w/-]*\s+)?"
                          r"(?:guidelines?|criteria|recommendations?|update|statement|consensus|"
                          r"practice parameter)\b")
+# A reference cited in square brackets, its year last ('[NICE NG97 2018]', '[Fortea et al.,
+# Lancet Neurol 2021]'), or an 'et al.' citation in parentheses: the source's year, no event.
+_CITATION = re.compile(r"\[(?=[^\[\]]*[A-Za-z]{2})[^\[\]]*?\b(?:19|20)\d\d[a-z]?\]"
+                       r"|\([^()]*\bet al\b[^()]*\)")
 _NUMERIC_MONTH_YEAR = re.compile(r"(?<![\d/])(?P<m>1[0-2]|0?[1-9])/(?P<y>(?:19|20)\d\d)\b")
 _YEAR = re.compile(r"(?<![\d/.-])(?:19|20)\d\d(?![\d/.-])(?!\s*(?:mg|mcg|iu|units?|ml|k\b))",
                    re.IGNORECASE)  # not '2000 IU
@@ -267,7 +271,8 @@ _ANCHOR_DATE = re.compile(r"\b(?:days?|weeks?|wks?|months?|mos?|years?|yrs?)\s+(
 def dates_past(clause: str, today: date | None) -> bool:
     """Whether the clause dates what it says before today ('since 10 Mar 2026', 'in 2024',
     'December 2025'): it reports, it does not plan. Without today, years before 2026 count."""
-    clause = _CITED_YEAR.sub(" ", clause)  # 'Fleischner 2017', '2018 AHA/ACC guideline'
+    clause = _CITED_YEAR.sub(" ", _CITATION.sub(" ", clause))  # 'Fleischner 2017', '2018
+    # AHA/ACC guideline', '[NICE NG97 2018]'
     clause = _ANCHOR_DATE.sub(" ", clause)  # '18-24 months from 13 May 2026' looks ahead
     if today is None:
         return any(int(m.group(0)) < 2026 for m in _YEAR.finditer(clause))
@@ -453,9 +458,14 @@ _APPROXIMATE = re.compile(r"\b(?:about|approximately|approx|around|roughly|nearl
 # Not 'above goal: A1c 8.4%' (a state, then a label and its value).
 _REFERENCE_CONTEXT = re.compile(r"(?<!above )(?<!below )(?<!\bat )(?<!over )(?<!above the )"
                                 r"\b(?:goal|target|ref|reference|normal range|nl range|uln|lln)"
-                                r"\b[^.;(),:]*$", re.IGNORECASE)
-# 'below the 1.8 ug/dL cut-off', 'the 10 HU threshold': a threshold named after its value.
-_CUTOFF_AFTER = re.compile(r"\s*(?:cut-?offs?|thresholds?|decision limit)\b", re.IGNORECASE)
+                                r"\b[^.;(),:]*$"
+                                # 'range 10-21 mg/kg/day', 'dose range: 2-4 g': the span a
+                                # rule allows, named right before it
+                                r"|\brange(?:\s+(?:is|of))?\s*:?\s*$", re.IGNORECASE)
+# 'below the 1.8 ug/dL cut-off', 'the 10 HU threshold': a threshold named after its value, also
+# after the value in another unit ('the 1.8 ug/dL (50 nmol/L) cut-off').
+_CUTOFF_AFTER = re.compile(r"\s*(?:\((?:about\s+)?[\d.]+\s*[^\s\d().;,]{1,12}\)\s*)?"
+                           r"(?:cut-?offs?|thresholds?|decision limit)\b", re.IGNORECASE)
 # 'well over the 6 needed', '(6 required for definite RA)': a bare count a rule asks for, a
 # threshold, not the patient's value.
 _NEEDED_AFTER = re.compile(r"\s*(?:points?\s+)?(?:needed|required|necessary)\b", re.IGNORECASE)
@@ -658,6 +668,11 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
             role = "reference"  # 'below the 1.8 ug/dL cut-off'
         if quantity.comparator and not role or not role and _OR_BEYOND.match(after):
             role = "limit"  # '< 30', 'at CrCl 30 or less'
+        if not role and out and out[-1].role in ("reference", "limit") and out[-1].unit and (
+                quantity.unit and quantity.unit != out[-1].unit) and re.fullmatch(
+                    r"(?:\s*/\s*(?:day|d|24\s*h|wk|week))?\s*\((?:about\s+)?",
+                    clause[out[-1].end:quantity.start], re.IGNORECASE):
+            role = out[-1].role  # 'the 1.8 ug/dL (50 nmol/L) cut-off': the same cut-off
         out.append(Quantity(quantity.value, quantity.unit, quantity.start, quantity.end,
                             quantity.comparator, quantity.high, role, quantity.secondary,
                             quantity.daily))

@@ -453,10 +453,20 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
 
 # An offer told after the drug with words inside it: 'is a reasonable COX-2-preferential oral
 # option' (the lexicon's 'allow' forms hold the plain ones).
-_OPTION_AFTER = re.compile(r"(?:[^.;:()]|(?<=\d)\.(?=\d)){0,60}?\bis\s+(?:also\s+)?an?\s+"
+_OPTION_AFTER = re.compile(r"(?:[^.;:()]|(?<=\d)\.(?=\d)){0,60}?"
+                           # '..., which the nurse asked about, is reasonable': a relative
+                           # clause between the drug and what is said of it
+                           r"(?:,\s*(?:which|that)\b[^.;:(),]{0,60},\s*)?"
+                           r"\b(?:is|would be)\s+(?:also\s+)?(?:an?\s+"
                            r"(?:reasonable|acceptable|good|"
                            r"sensible|safe)\s+(?:[\w-]+\s+){0,3}(?:option|choice|alternative|"
-                           r"fallback|back-?up)\b", re.IGNORECASE)
+                           r"fallback|back-?up)\b"
+                           # 'X 0.25 mg nightly is reasonable at this dose': the drug judged
+                           # fit to give, not a rule about it ('reasonable only if ...')
+                           r"|(?:reasonable|acceptable|appropriate)\b(?!\s+(?:to\s+(?:avoid|"
+                           r"stop|hold|withhold|defer|wait)|only|if|when|once|after|in\s+(?:a|"
+                           r"some|selected)|for\s+(?:a|some|selected)|later)\b))",
+                           re.IGNORECASE)
 # A problem line of a problem-based note: '#2 PSA 6.3 ng/mL flagged high' over its bullets,
 # which go on about what it names.
 _PROBLEM_HEADING = re.compile(r"\s*#\d+[.)]?\s")
@@ -1937,7 +1947,14 @@ def _asides(text: str) -> tuple[tuple[int, int], ...]:
 _ANSWER_CUES = frozenset({": no", ": none", "- none"})
 _MONTH_MAY = re.compile(r"\d\s*May\b|\bMay\s*\d|\b(?:early|mid|late|end of|in|by|on|until|through|"
                         r"for|of|since|from|before|after)\s*-?\s*May\b")
-_OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d", re.IGNORECASE)
+_OPENS_WITH_THRESHOLD = re.compile(r"\s*(?:below|above|under|over|<=?|>=?)\s*\d"
+                                   # a rule's threshold as the subject, said generically:
+                                   # 'Only <= 10 HU proves ...', 'An attenuation of < 10 HU
+                                   # means ...', 'Any washout >= 60% confirms ...'
+                                   r"|\s*(?:(?:only|just)\s+(?:an?\s+|any\s+)?|an?\s+|any\s+)"
+                                   r"(?:[a-z][\w-]*\s+){0,2}(?:of\s+)?(?:below|above|under|"
+                                   r"over|<=?|>=?|less than|more than|greater than|at least)\s*\d",
+                                   re.IGNORECASE)
 # A finding right after an arrow is what the data before it amount to.
 _CONCLUDED = re.compile(r"->\s*[*_]*\s*$")
 # 'if ..., then' opening the step after an arrow, semicolon, colon or ', and' ('..., and if he
@@ -3185,6 +3202,33 @@ _TO_ALLERGY_LIST = re.compile(r"\s+(?:\([^()]*\)\s*)?(?:to|on)\s+"
                               r"(?:(?:drug|medication)\s+)?(?:allerg|intoleran)", re.IGNORECASE)
 
 
+# An action named as an item of a list of what to avoid ('Avoid: escalating/doubling X',
+# 'Please avoid: biopsy, MRCP, or referral for cholecystectomy'): the avoided item itself. The
+# action is a gerund or a noun ('doubling', 'referral for'), not a verb of its own sentence.
+_NOMINAL_ACTION = re.compile(r"(?:\w+ing|referrals?(?:\s+(?:to|for))?|escalation|"
+                             r"(?:re)?introduction|initiation|addition|increase|use)$",
+                             re.IGNORECASE)
+_LIST_SO_FAR = r"(?:[^.;:()]{0,60}?(?:,|/|\bor\b|\band\b)\s*)*(?:empiric(?:al)?\s+)?"
+_AVOIDED_ITEM = re.compile(LIST_MARK.pattern + _LIST_SO_FAR + "$", re.IGNORECASE)
+_AVOID_LIST_LEAD = re.compile(LIST_MARK.pattern + r"(?:please\s+)?(?:avoid|do\s+not\s+(?:do|give|"
+                              r"use|order))\s*:\s*" + _LIST_SO_FAR + "$", re.IGNORECASE)
+
+
+# A participle used as an adjective of an imaging phase: '15-min delayed', 'delayed phase'.
+_TIMED_PHASE = re.compile(r"\d+\s*-?\s*(?:min|mins|minutes?|h|hrs?|hours?)\s*-?\s*$",
+                         re.IGNORECASE)
+_PHASE_AFTER = re.compile(r"\s*-?\s*(?:phases?|images?|imaging|series|washout|enhancement|"
+                          r"acquisitions?|views?)\b", re.IGNORECASE)
+
+
+def _avoided_item(text: str, action: Action, section: str) -> bool:
+    if not _NOMINAL_ACTION.fullmatch(action.text):
+        return False
+    before = text[:action.start]
+    return bool((section == "avoid" and _AVOIDED_ITEM.fullmatch(before))
+                or _AVOID_LIST_LEAD.fullmatch(before))
+
+
 def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
              verbs: list[tuple[Any, str, str]], cues: tuple[Cue, ...],
              found: tuple[Quantity, ...], next_start: int, line: Line,
@@ -3207,6 +3251,13 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if action is not None and line.section == "avoid" and action.text.endswith("ing") and (
             LIST_MARK.fullmatch(text[:action.start])):
         action = Action("avoid", action.text, action.start)  # rejected: '(1) Adding X'
+    if action is not None and action.text in ("delayed", "deferred") and (
+            _TIMED_PHASE.search(text, 0, action.start)
+            or _PHASE_AFTER.match(text, action.start + len(action.text))):
+        action = None  # '15-min delayed washout', 'delayed-phase images': a phase, no deferral
+    if action is not None and not action.negated and action.kind != "avoid" and (
+            _avoided_item(text, action, line.section)):
+        action = Action("avoid", action.text, action.start)  # 'Avoid: spinal MRI, doubling X'
     if action is None and _span_group(span) == "drug" and _OPTION_AFTER.match(text, end) and (
             not _OBJECT_OF_PREPOSITION.search(text, 0, begin)):
         action = Action("allow", "option", end)  # 'meloxicam 7.5 mg ... with her pantoprazole

@@ -3968,3 +3968,141 @@ LOA_FILM_NOW = {"note_decision": {"concept": ["filaria_blood_smear"], "action": 
 ])
 def test_reader_a_hold_until_a_finding_is_excluded_turns_no_test_down(grade, note, passed):
     assert grade(LOA_FILM_NOW, note) is passed
+
+
+P12F1_NEVER_NSAID = {"note_never": {"concept": ["nsaid"]}}
+P12F1_ACTS = ["start", "endorse", "allow", "implicit", "order", "refer"]
+P12F1_NEVER_STRESS = {"note_never": {"concept": ["stress_test"], "action": P12F1_ACTS}}
+P12F1_NEVER_COLONOSCOPY = {"note_never": {"concept": ["colonoscopy"], "action": P12F1_ACTS}}
+P12F1_NEVER_CHOLECYSTECTOMY = {"note_never": {"concept": ["cholecystectomy"], "action": P12F1_ACTS}}
+P12F1_NEVER_ANTIPSYCHOTIC = {"note_never": {"concept": ["antipsychotic"]}}
+P12F1_ECHO_NOW = {"note_decision": {"concept": ["echocardiogram"], "action": ["order"],
+                                    "timing": {"min": 0, "max": 7, "unit": "d"},
+                                    "untimed_is_now": True, "wrong_timing_contradicts": True}}
+P12F1_CREATININE = {"note_value": {"concept": ["creatinine"], "value": 1.0, "tolerance": 0.05}}
+P12F1_START_GABAPENTIN = {"note_decision": {"concept": ["gabapentin"], "action": ["start"],
+                                            "dose": {"min": 100, "max": 600, "unit": "mg"}}}
+P12F1_START_SERTRALINE = {"note_decision": {"concept": ["sertraline"], "action": ["start"]}}
+P12F1_UNPROVOKED = {"note_finding": {"concept": ["unprovoked_vte"],
+                                     "opposite": ["provoked_vte"]}}
+P12F1_NO_ACS = {"note_finding": {"concept": ["cortisol_suppressed"], "opposite": ["macs"]}}
+P12F1_INR = {"note_value": {"concept": ["inr"], "value": 1.1, "tolerance": 0.05}}
+P12F1_COLONOSCOPY_ON_HB = {"note_never": {"concept": ["colonoscopy"], "action": P12F1_ACTS,
+                                           "allow_contingency": True,
+                                           "contingency_on": ["hemoglobin"]}}
+P12F1_ADRENAL_CT_NOW = {"note_decision": {"concept": ["adrenal_characterization"],
+                                          "action": ["order"],
+                                          "timing": {"min": 0, "max": 30, "unit": "d"},
+                                          "untimed_is_now": True,
+                                          "wrong_timing_contradicts": True}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a mnemonic heading's letter spells its title: 'P - Patient summary' reports (I-PASS,
+    # SOAP, SBAR), it is no 'P:' plan
+    (P12F1_NEVER_NSAID, "P - Patient summary:\nNaproxen 500 mg BID for 6 weeks, no relief.\n\n"
+     "A - Action list:\n- Acetaminophen 1 g TID.", True),
+    (P12F1_NEVER_NSAID, "A - Allergies and medications:\nNaproxen 500 mg BID, no benefit.\n\n"
+     "P - Plan:\n- Acetaminophen 1 g TID.", True),
+    (P12F1_NEVER_NSAID, "P - Pertinent history:\nMeloxicam 15 mg daily for 2 months, GI upset."
+     "\n\nA - Action list:\n- Acetaminophen 1 g TID.", True),
+    (P12F1_NEVER_NSAID, "B - Background:\nCelecoxib 200 mg daily since March, dyspepsia.\n\n"
+     "R - Recommendation:\n- Topical diclofenac is not advised; use acetaminophen.", True),
+    (P12F1_NEVER_NSAID, "P - Plan:\n- Naproxen 500 mg BID for 2 weeks.", False),
+    # checkbox bullets are list items: the item above does not run on into the next one
+    (P12F1_ECHO_NOW, "Plan:\n  \u2610 Hold lisinopril if systolic BP < 100 and recheck in 1 wk\n"
+     "  \u2610 Transthoracic echocardiogram", True),
+    (P12F1_ECHO_NOW, "Orders:\n\u2611 Repeat BMP in 2 weeks if possible\n\u2611 Echo", True),
+    (P12F1_ECHO_NOW, "Orders:\n\u2612 Hold metformin if eGFR < 30\n\u2612 TTE", True),
+    (P12F1_ECHO_NOW, "Plan:\n\u2610 Echocardiogram in 6 months", False),
+    # a fenced code block is a record: one unit a line, a snake_case key the label it spells
+    (P12F1_NEVER_COLONOSCOPY, "```\nplan: start apixaban 5 mg BID\nnot_ordered: colonoscopy, "
+     "capsule study\n```", True),
+    (P12F1_NEVER_STRESS, "```\norders: echocardiogram, BNP\ndeferred_tests: stress test (only "
+     "if angina)\nnot_indicated: stress test\n```", True),
+    (P12F1_NEVER_COLONOSCOPY, "```\norders: FIT\ndo_not_order: colonoscopy\n```", True),
+    (P12F1_NEVER_COLONOSCOPY, "```\norders: FIT, colonoscopy\n```", False),
+    # an action named as an item of a list of what to avoid is avoided
+    (P12F1_NEVER_CHOLECYSTECTOMY, "Management:\n1. Ursodiol 300 mg TID.\n\nPlease avoid: a "
+     "HIDA scan, MRCP, or referral for cholecystectomy.", True),
+    (P12F1_NEVER_STRESS, "What not to do:\n- repeating the echo, or ordering a stress test "
+     "(no angina).", True),
+    (P12F1_NEVER_COLONOSCOPY, "Please avoid: a CT scan, empiric antibiotics, and scheduling a "
+     "colonoscopy now.", True),
+    (P12F1_NEVER_CHOLECYSTECTOMY, "Plan:\n- Avoid ERCP. Refer for cholecystectomy this "
+     "month.", False),
+    # a value in another unit in parentheses after a cut-off is the same cut-off
+    (P12F1_CREATININE, "Creatinine 1.0 mg/dL; this is below the 1.3 mg/dL (115 umol/L) "
+     "cut-off.", True),
+    (P12F1_CREATININE, "Creatinine 1.0 mg/dL. Creatinine is under the 1.5 mg/dL (133 umol/L) "
+     "threshold for contrast.", True),
+    (P12F1_CREATININE, "Labs: creatinine 1.3 mg/dL (115 umol/L).", False),
+    # 'range X-Y' names the span a rule allows, not the dose given; its conversion shares it
+    (P12F1_START_GABAPENTIN, "Plan: start gabapentin 300 mg at night - dose range is "
+     "900-3600 mg/day.", True),
+    (P12F1_START_GABAPENTIN, "Plan: start gabapentin 300 mg nightly; therapeutic range of "
+     "1800-3600 mg/day.", True),
+    (P12F1_START_GABAPENTIN, "Plan: start gabapentin 300 mg at night (dose range: 15-45 "
+     "mg/kg/day (1200-3600 mg/day at 80 kg)).", True),
+    (P12F1_START_GABAPENTIN, "Plan: start gabapentin 900-3600 mg/day.", False),
+    # a year closing a bracketed citation, or an 'et al.' reference, dates no event
+    (P12F1_START_SERTRALINE, "Plan: sertraline 50 mg daily, prescription entered [Cipriani et "
+     "al., Lancet 2018].", True),
+    (P12F1_START_SERTRALINE, "Plan: sertraline 50 mg daily, prescription entered [APA "
+     "guideline 2010].", True),
+    (P12F1_START_SERTRALINE, "Plan: sertraline 25 mg daily - ordered (Smith et al., JAMA "
+     "2015).", True),
+    (P12F1_START_SERTRALINE, "Sertraline 50 mg daily was started in 2018.", False),
+    # a drug judged fit to give ('X ... is reasonable'), also across a relative clause, is
+    # allowed
+    (P12F1_NEVER_ANTIPSYCHOTIC, "Agitation: quetiapine 25 mg at night, which the family asked "
+     "about, is reasonable.", False),
+    (P12F1_NEVER_ANTIPSYCHOTIC, "Agitation: haloperidol 0.5 mg PRN, which the ward asked for, "
+     "is acceptable.", False),
+    (P12F1_NEVER_ANTIPSYCHOTIC, "Behaviour: olanzapine 2.5 mg nightly, that the son suggested, "
+     "would be appropriate.", False),
+    (P12F1_NEVER_ANTIPSYCHOTIC, "- Sleep: quetiapine 25 mg at night, which she used before, is "
+     "reasonable only if the routine fails.", True),
+    (P12F1_NEVER_ANTIPSYCHOTIC, "Olanzapine is not reasonable here; use a calm routine.", True),
+    # an opposite given a verdict of exclusion affirms the finding
+    (P12F1_UNPROVOKED, "Provoked DVT has been excluded - no surgery, travel or hormones.", True),
+    (P12F1_UNPROVOKED, "Assessment: provoked VTE ruled out.", True),
+    (P12F1_NO_ACS, "1 mg DST 0.9 ug/dL: autonomous cortisol excluded.", True),
+    (P12F1_UNPROVOKED, "Provoked DVT - knee surgery 3 weeks ago.", False),
+    # INR is a test (its value is its own), vitamin K a drug (not potassium)
+    (P12F1_INR, "Plan: weekly LFTs until delivery - ordered, plus an INR (the INR is 1.1).",
+     True),
+    (P12F1_INR, "Coags: PT/INR 1.1, normal.", True),
+    (P12F1_INR, "Coags: INR 1.4.", False),
+    # a clause whose subject is a generic threshold states a rule: its finding is no verdict
+    (P12F1_UNPROVOKED, "Unprovoked DVT. Only a surgery < 3 months before proves a provoked "
+     "event.", True),
+    (P12F1_UNPROVOKED, "Unprovoked DVT. A trigger within < 3 months makes it provoked.", True),
+    (P12F1_UNPROVOKED, "Unprovoked DVT. Any immobility over 2 weeks means provoked.",
+     True),
+    (P12F1_UNPROVOKED, "Provoked DVT: surgery < 3 months ago.", False),
+    # I-PASS 'S - Situation awareness' lists contingencies; a condition that lists its
+    # triggers ('if A, B, or C -> ...') spans all of them (the first case guards the old
+    # outcome: on the base the section was read as a history)
+    (P12F1_COLONOSCOPY_ON_HB, "A - Action list:\n- FIT.\n\nS - Situation awareness:\n- Hb < 10 "
+     "g/dL -> colonoscopy.", True),
+    (P12F1_COLONOSCOPY_ON_HB, "Plan:\n- If melena, dizziness, or Hb < 10 g/dL -> colonoscopy.",
+     True),
+    (P12F1_COLONOSCOPY_ON_HB, "Plan:\n- Colonoscopy if weight loss, night sweats, or a falling "
+     "hemoglobin.", True),
+    (P12F1_COLONOSCOPY_ON_HB, "Plan:\n- When there is new anemia, rectal bleeding, or a "
+     "hemoglobin drop, colonoscopy.", True),
+    (P12F1_COLONOSCOPY_ON_HB, "Plan:\n- If melena, dizziness or fatigue -> colonoscopy; Hb 9.",
+     False),
+    (P12F1_COLONOSCOPY_ON_HB, "A - Action list:\n- Colonoscopy now.", False),
+    # a participle after a time or before an imaging phase is an adjective, no deferral
+    (P12F1_ADRENAL_CT_NOW, "Orders:\n- Adrenal-protocol CT with 15-min delayed washout", True),
+    (P12F1_ADRENAL_CT_NOW, "Orders:\n- Adrenal-protocol CT with 15 min delayed washout phase - "
+     "ordered.", True),
+    (P12F1_ADRENAL_CT_NOW, "Orders:\n- Adrenal washout CT with 1-hour delayed imaging.", True),
+    (P12F1_ADRENAL_CT_NOW, "Orders:\n- Adrenal-protocol CT delayed until after delivery.",
+     False),
+])
+def test_reader_p12f1_mnemonic_headings_code_blocks_avoid_lists_cutoffs_citations(
+        grade, spec, note, passed):
+    assert grade(spec, note) is passed
