@@ -477,8 +477,20 @@ def lines(note: str) -> tuple[Line, ...]:
             out.extend(_table_lines(table, section))
             table.clear()
 
+    in_fence = False  # inside a fenced code block each line is a unit of its own
     for index, raw_line in enumerate(raw):
         stripped = raw_line.strip()
+        if _FENCE.match(stripped):
+            flush_paragraph()
+            in_fence, after_blank = not in_fence, True
+            continue
+        if in_fence:
+            # '```' over 'dx: MDD + GAD' then 'trial_1: escitalopram ...': a code block keeps
+            # its line breaks, so no line wraps onto the one above it; a snake_case key is
+            # a label written as an identifier ('benzo_history:' is 'benzo history:')
+            flush_paragraph()
+            after_blank = True
+            stripped = _SNAKE_KEY.sub(lambda m: m.group(1).replace("_", " "), stripped)
         if "|" in stripped and (stripped.startswith("|") or stripped.count("|") >= 2):
             flush_paragraph()
             if not _TABLE_SEPARATOR.match(stripped):
@@ -630,7 +642,10 @@ def lines(note: str) -> tuple[Line, ...]:
             paragraph.append(text)
     flush_paragraph()
     flush_table()
-    return _mark_contingent(tuple(line for line in out if line.text))
+    return _mark_contingent(tuple(
+        # 'CTCAE GRADE: 2' is 'CTCAE GRADE 2' (once it has ended the section above it)
+        dataclasses.replace(line, text=_SCALE_LABEL.sub(r"\1 ", line.text))
+        if _SCALE_LABEL.match(line.text) else line for line in out if line.text))
 
 
 # A 'snake_case_key:' that opens a line of a code block: 'not_ordered: biopsy'.
@@ -705,7 +720,12 @@ _PLAN_QUESTION = re.compile(r"\b(?:follow\w*|monitor\w*|treat\w*|start\w*|stop\w
                             r"he|she|they)|need)\b", re.IGNORECASE)
 # A question about what not to do: its answer lists what to avoid ('What should NOT be ordered?').
 _AVOID_QUESTION = re.compile(r"\b(?:what|which)\b.*\b(?:should(?:n't| not)|not to)\s+(?:be\s+)?"
-                             r"(?:order|give|start|use|do|prescrib|avoid)\w*|\bwhat to avoid\b",
+                             r"(?:order|give|start|use|do|prescrib|avoid)\w*|\bwhat to avoid\b"
+                             # 'Anything to avoid?', 'Which drugs should he steer clear of?',
+                             # 'What is off the table?': the answer lists what is avoided
+                             r"|^\W*(?:is\s+there\s+)?(?:anything|what|which|any)\b[^?]{0,40}?"
+                             r"\b(?:avoid|steer\s+clear\s+of|stay\s+away\s+from|off\s+the\s+table|"
+                             r"contraindicated|off[\s-]limits)\W*$",
                              re.IGNORECASE)
 _BOLD_QUESTION = re.compile(r"^(\*\*|__|#{1,4}\s*)(?:Q\d*\s*[:.)]\s*(?!\*))?(?!Q\d*\s*[:.)])"
                             r"(.{3,160}?\?)(?:\*\*|__)?"
@@ -724,6 +744,13 @@ _REJECTING_LEAD = re.compile(r"^[^:]{0,60}\b(?:rejected|decided against|advise a
 _BARE_LABEL = re.compile(r"[A-Za-z][\w/&()' +-]{0,30}:?")
 
 
+# A label that names a scale, over a bare step of it: 'CTCAE GRADE: 2', 'NYHA class: III',
+# 'Stage - IIIA' read as 'CTCAE GRADE 2': the value is the step of the scale the label names.
+_SCALE_LABEL = re.compile(r"^((?:[A-Za-z][\w /-]{0,30}?\s)?(?:grade|class|stage|tier))\s*"
+                          r"(?::|=|\s-)\s*(?=(?:\d{1,2}|[IV]{1,4})[a-cA-C]?(?:\s*$|[\s.,;(]))",
+                          re.IGNORECASE)
+_FENCE = re.compile(r"(?:```|~~~)[\w-]*$")
+_SNAKE_KEY = re.compile(r"^((?:[-*+]\s+)?[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9-]+)+)(?=\s*:)")
 # 'Q3. Is he eligible?' over 'A. Yes.': a question and its answer numbered with a period.
 _QA_DOT = re.compile(r"([QA]\d{0,2})(?:\.|(?<=\d)\s*:)\s+(?=[A-Z])")
 # A tag in parentheses that opens a line says what the line is: '(excluded) serology'.

@@ -799,10 +799,13 @@ def note_category(ctx: GradingContext, args: NoteCategoryArgs) -> CheckpointResu
     wanted, others = set(args.category), set(args.others)
     assigned, wrong = False, ""
     previous: Clause | None = None
+    seen: list[Clause] = []
     for clause in note:
         before, previous = previous, clause
+        seen.append(clause)
         if not _names_any(clause, args.subject) and not _bare_category_after(
-                clause, before, args.subject, wanted | others):
+                clause, before, args.subject, wanted | others) and not _scale_field_after(
+                clause, seen[-6:-1], args.subject, wanted | others):
             continue
         subject_starts = {m.start for m in clause.mentions
                           if not set(args.subject).isdisjoint(m.concepts)}
@@ -855,6 +858,27 @@ def _bare_category_after(clause: Clause, before: Clause | None, subject: list[st
                                  for m in clause.mentions) and any(
         not set(subject).isdisjoint(m.concepts) and not m.negated
         for m in before.mentions)
+
+
+def _scale_field_after(clause: Clause, before: list[Clause], subject: list[str],
+                       levels: set[str]) -> bool:
+    """'DIAGNOSIS: T-DXd pneumonitis' ... 'ALTERNATIVES: heart failure - no' then 'CTCAE
+    GRADE: 2': a field that is only a scale's step grades the diagnosis named last above it,
+    past the fields that list the alternatives weighed or excluded (not past a sentence of
+    its own, 'Not drug fever.')."""
+    if not clause.mentions or not all(not levels.isdisjoint(m.concepts) and not m.negated
+                                      for m in clause.mentions) or _CATEGORY_HEADS.isdisjoint(
+            re.findall(r"[a-z]+", clause.text.lower())) or len(clause.text.split()) > 4:
+        return False
+    for earlier in reversed(before):
+        if earlier.section in _WEIGHED_SECTIONS:
+            continue
+        return any(not set(subject).isdisjoint(m.concepts) and not m.negated
+                   and not m.has(COUNTERFACTUAL, FAMILY, HISTORICAL) for m in earlier.mentions)
+    return False
+
+
+_WEIGHED_SECTIONS = frozenset({"options", "avoid"})  # 'Alternatives:', 'Excluded:'
 
 
 # A value put above or below a cut-off written beside it: its category on a two-sided scale.

@@ -292,6 +292,7 @@ def _read(text: str, today: date | None = None) -> Note:
                                       problem_drugs if line.kind == "item" else ())
         clause = _step_told_as_a_risk(clause)
         clause = _past_trial(clause)
+        clause = _threshold_means(clause)
         clause = _drug_profile(clause, clauses[-1] if clauses and clauses[-1].section == (
             clause.section) else None)
         clause = _resolve_bare_value(clause, clauses[-12:])
@@ -718,6 +719,10 @@ def _resolve_elided_drug(clause: Clause, previous: list[Clause], same_line: list
             clause.text, a.start + len(a.text)) and not _AFTER_ITS.search(
             clause.text, 0, a.start))  # 'Continue through 9 May, then stop.', not '... after
         # last dose' (a time)
+        verdict = _DASH_VERDICT.search(clause.text, action.start + len(action.text))
+        if verdict is not None and _LABEL_AFTER.match(clause.text, action.start + len(
+                action.text)):  # 'Rechallenge: not allowed', 'Dose reduction - not needed':
+            action, later = dataclasses.replace(action, negated=True), ()  # the step refused
         elided = Mention(line_drugs[0].concepts, "", 0, 0, "drug", status, (), action, later,
                          (), False, _present(action))
         return dataclasses.replace(clause, mentions=(elided, *clause.mentions))
@@ -1161,7 +1166,55 @@ def _past_trial(clause: Clause) -> Clause:
         return m.group != "finding" and m.action is not None and m.action.text.startswith(
             "trial") and bool(
             _HAD_A.search(clause.text, 0, m.action.start))
-    return _marked(clause, past, HISTORICAL)
+    return _course_with_outcome(_marked(clause, past, HISTORICAL))
+
+
+def _threshold_means(clause: Clause) -> Clause:
+    """'parasitemia >= 10% means admission and exchange transfusion', 'a CD4 below 200 calls
+    for TMP-SMX': a value past a threshold, as the subject, and what it means is a rule, a
+    step under a condition like 'if parasitemia >= 10%, admit', not the plan for today."""
+    rule = _THRESHOLD_SUBJECT.match(clause.text)
+    if rule is None:
+        return clause
+    ends = _RULE_ENDS.search(clause.text, rule.end())  # '..., and the urine sodium ...' goes
+    end = ends.start() if ends else len(clause.text)  # on to state what is so
+    return _marked(clause, lambda m: rule.end() <= m.start < end and m.group != "finding",
+                   CONDITIONAL)  # the steps it calls for; what it means is said of the value
+
+
+_RULE_ENDS = re.compile(r",\s+(?:and|but|so|while|whereas)\b|;|\.\s")
+_THRESHOLD_SUBJECT = re.compile(
+    r"[\W\d]*(?:(?:an?|the|any)\s+)?[A-Za-z][\w/ -]{0,40}?\s*(?:<=?|>=?|=>|(?:above|below|over|"
+    r"under|greater\s+than|less\s+than|more\s+than|at\s+least|beyond)\s+(?:about\s+)?)\s*\d[\d.,]*"
+    r"\s*(?:%|[A-Za-z/]+(?:/[A-Za-z]+)?)?\s+(?:means|calls\s+for|warrants|mandates|requires|"
+    r"needs|triggers|prompts|should\s+prompt|would\s+(?:mean|prompt|need|require|warrant))\b",
+    re.IGNORECASE)
+
+
+def _course_with_outcome(clause: Clause) -> Clause:
+    """'trial 1: escitalopram 20 mg x 4 mo -> inadequate (PHQ-9 18)', 'paroxetine 40 mg for 8
+    weeks - no response': a course told with its length and then its outcome is over, a
+    record like a dated one; its drug is history, its values are the outcome's, not today's."""
+    outcome = _COURSE_OUTCOME.search(clause.text)
+    if outcome is None or _OUTCOME_IF.search(clause.text, 0, outcome.start()):
+        return clause
+    drugs = [m for m in clause.mentions if m.group == "drug" and m.end <= outcome.start()]
+    if not drugs or any(a.start < outcome.start() and not a.text.lower().startswith("trial")
+                        for a in clause.actions) or not any(
+            q.unit in ("d", "wk", "mo", "y") and drugs[0].end <= q.start < outcome.start()
+            for q in clause.quantities):
+        return clause
+    return dataclasses.replace(clause, past_dated=True, mentions=tuple(
+        dataclasses.replace(m, statuses=m.statuses | {HISTORICAL}, action=None)
+        if m.end <= outcome.start() and m.group != "finding" else m for m in clause.mentions))
+
+
+_COURSE_OUTCOME = re.compile(
+    r"(?:->|:|\s[-–—]|,|\bwith)\s*(?:an?\s+)?(?:inadequate|insufficient|failed|ineffective|"
+    r"no\s+(?:response|benefit|improvement|effect)|non-?response|partial(?:\s+response)?|"
+    r"not\s+tolerated|intolerant|poor\s+response|minimal\s+(?:response|benefit))\b",
+    re.IGNORECASE)
+_OUTCOME_IF = re.compile(r"\b(?:if|unless|when|should|until)\b", re.IGNORECASE)
 
 
 def _marked(clause: Clause, chosen: Callable[[Mention], bool], status: str) -> Clause:
@@ -1803,6 +1856,8 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
                 _OFF_BEFORE_EVENT.match(doc.text, doc[start].idx + 3)):
             continue  # 'Off PPI x 2 wk', 'pantoprazole off 2 weeks'; not 'staying off aspirin',
             # 'pantoprazole off 2 wk before', 'be off pantoprazole for the 2 weeks before'
+        if _subject_of_its_own_verb(doc, start, end):
+            continue  # 'use escalated with early refills', 'taper stalled at 10 mg': a noun
         if not any(i in taken for i in range(start, end)):
             kind, side = pipeline.verb_kinds[match_id]
             if kind == "start" and side == "before" and _again_after(doc, end):
@@ -1818,7 +1873,8 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
             sides.setdefault((with_.start, with_.end, "start"), set()).add("before")
     for match in _IMPERATIVE_USE.finditer(doc.text):
         use = doc.char_span(match.start(1), match.end(1))
-        if use is not None and use.start not in taken:
+        if use is not None and use.start not in taken and not _subject_of_its_own_verb(
+                doc, use.start, use.end):
             sides.setdefault((use.start, use.end, "start"), set()).add("before")
     for match in _REPEAT_DOSE.finditer(doc.text):
         repeat = doc.char_span(match.start(1), match.end(1))
@@ -1830,6 +1886,31 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
              for (start, end, kind), found in sides.items()]
     kept = filter_spans(spans)
     return sorted(((s, *s.label_.split("|")) for s in kept), key=lambda v: v[0].start)
+
+
+_AFTER_PAST_VERB = frozenset({"with", "to", "at", "after", "over", "in", "on", "despite", "from",
+                              "because", "and", "then", "when", "until", "rapidly", "quickly",
+                              "again", "twice", "within", "by", "during", "so", "but",
+                              "steadily", "gradually", "soon", ",", ".", ";", ":"})
+
+
+# Plan verbs that are also nouns for the course they start ('the use', 'the trial').
+_VERB_NOUNS = frozenset({"use", "trial", "taper", "tapering", "switch", "start", "increase",
+                         "decrease", "change", "wean", "titration", "reduction", "rechallenge",
+                         "challenge", "restart", "dose", "course"})
+
+
+def _subject_of_its_own_verb(doc: Any, start: int, end: int) -> bool:
+    """'use escalated with early refills', 'the taper stalled at 10 mg', 'trial failed,
+    ...': a one-word plan verb followed by a past-tense verb that ends its phrase is the
+    noun that verb's subject is, not an instruction ('continue reduced dose' instructs)."""
+    if end - start != 1 or end + 1 > len(doc) or doc[start].lower_ not in _VERB_NOUNS:
+        return False  # not 'continue unchanged.': 'continue' names no course
+    verb = doc[end]
+    if not (verb.is_alpha and verb.is_lower and verb.lower_.endswith("ed") and len(verb) > 4):
+        return False
+    return end + 1 == len(doc) or doc[end + 1].lower_ in _AFTER_PAST_VERB or (
+        doc[end + 1].is_sent_start)
 
 
 # '..., giving a kappa to lambda ratio of 1.88': what a calculation gives.
@@ -2097,6 +2178,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _not_replaced(text, mentions)
     mentions = _not_let_lapse(text, mentions)
     mentions = _shared_predicate(text, mentions)
+    mentions = _visit_place(text, mentions)
     mentions = _causes_of_a_finding(text, mentions)
     mentions = _aside_like_its_head(text, mentions)
     mentions = _in_the_role_of(text, mentions)
@@ -2280,6 +2362,15 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
         end = answer.start() if answer else len(text)
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     if asked.start() <= m.start < end else m for m in mentions]
+    if request := _REQUEST_NAMED.search(text):
+        # 'Thank you for your query about adding clonazepam or bupropion', 'In reply to your
+        # question regarding a repeat MRI': the drugs and tests the request names are what
+        # was asked, not yet the answer (the patient it describes is described all the same)
+        answer = _QUESTION_END.search(text, request.end())
+        end = answer.start() if answer else len(text)
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
+                    if request.start() <= m.start < end and m.group != "finding" else m
+                    for m in mentions]
     q_status = []
     for q in found:
         key = next((k for k in statuses if k[2] == "QUANTITY" and k[0] <= start + q.start < k[1]),
@@ -2402,7 +2493,13 @@ _HARM_IT_CAN_DO = re.compile(
     r"cause|trigger|precipitate|exacerbate|induce|provoke|aggravate|prolong|interact|harm|mask|"
     r"unmask|lead\s+to|result\s+in|impair|damage|delay|change\s+the|alter\s+the|add\s+"
     r"nothing|(?:increase|raise|slow)\s+(?:down\s+)?(?:the\s+)?(?:risk|viral|infection|"
-    r"mortality|shedding|replication|persistence))\b", re.IGNORECASE)
+    r"mortality|shedding|replication|persistence)"
+    # 'can increase anxiety and insomnia', 'may lower the seizure threshold': what it does to
+    # the patient, not a dose step ('can increase to 60 mg', 'may reduce it', '... the dose')
+    r"|(?:increase|raise|lower|reduce|decrease|heighten)\s+(?!(?:the\s+|her\s+|his\s+|their\s+)?"
+    r"(?:dose|doses|dosage|it|them|to|by|from|gradually|slowly|weekly|daily|again|after|at|"
+    r"over|once|if|when|as)\b)(?!\d)(?:the\s+|her\s+|his\s+|their\s+)?[a-z][a-z-]+)\b",
+    re.IGNORECASE)
 # '..., may increase viral persistence': a verb whose object is what the drug would harm is
 # an effect of the drug, not a later step on it (no dose increase).
 _MODAL_BEFORE = re.compile(r"\b(?:can|could|may|might|will|would)\s+(?:also\s+|further\s+)?$",
@@ -2515,6 +2612,15 @@ _ASKED_IN_PASSING = re.compile(r"\b(?:who|and)\s+(?:has\s+)?(?:asks|asked|wonder
                                # '..., the question being myeloma versus MGUS and whether ...'
                                r"|\bthe\s+(?:[\w-]+\s+)?questions?\s+being\b",
                                re.IGNORECASE)
+# The referrer's request named as a noun: 'Thank you for your query about adding X', 'In
+# response to your question regarding ...', 'Re your enquiry as to whether ...'.
+_REQUEST_NAMED = re.compile(
+    r"\b(?:thank(?:s|\s+you)\s+for|in\s+(?:response|reply|answer)\s+to|regarding|re:?|"
+    r"concerning|about|to\s+answer)\s+(?:your|the|this|their|his|her)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:query|queries|question|questions|request|enquiry|inquiry|enquiries|inquiries)\s+"
+    r"(?:about|regarding|re:?|on|concerning|as\s+to|whether|if|asking\s+(?:about|whether|if))"
+    r"|\bthank(?:s|\s+you)\s+for\s+asking\s+(?:(?:me|us)\s+)?(?:whether|if|about)\b",
+    re.IGNORECASE)
 # A request put as a question is an instruction: 'Could you please stop his iron?'
 _POLITE_REQUEST = re.compile(r"\W*(?:could|would|can|will)\s+you\s+(?:please\s+|kindly\s+)?"
                              r"(?!tell|let|clarify|confirm|advise|explain)", re.IGNORECASE)
@@ -2832,6 +2938,26 @@ def _results_after_without(text: str, mentions: list[Mention]) -> list[Mention]:
 _VALUE_NEXT = re.compile(r"\s*(?:of|=|:|is|was|at)?\s*[<>≤≥~]?\s*\d")
 
 
+def _visit_place(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'have arranged an urgent appointment in the early arthritis clinic', 'book a visit with
+    the renal clinic': the place a visit is planned at is where the patient is sent, under
+    the verb that plans the visit."""
+    out = list(mentions)
+    for i in range(1, len(out)):
+        visit, place = out[i - 1], out[i]
+        if place.action is None and not place.negated and visit.action is not None and (
+                place.group == "test" and _VISIT_NOUN.search(visit.text)
+                and _VISIT_AT.fullmatch(text, visit.end, place.start)):
+            out[i] = dataclasses.replace(place, action=visit.action,
+                                         statuses=place.statuses | visit.statuses)
+    return out
+
+
+_VISIT_NOUN = re.compile(r"\b(?:appointment|visit|review|consultation|slot|seen)$", re.IGNORECASE)
+_VISIT_AT = re.compile(r"\s+(?:(?:in|at|with|to)\s+)(?:(?:the|our|my|a|an|their|his|her)\s+)?"
+                       r"(?:[\w-]+\s+){0,2}?", re.IGNORECASE)
+
+
 def _shared_predicate(text: str, mentions: list[Mention]) -> list[Mention]:
     """'observation without steroids and a weekly CBC would also be reasonable': a verdict
     after a coordinated subject judges each of its members, not only the nearest."""
@@ -2857,6 +2983,9 @@ _DASH_VERDICT = re.compile(r"(?:\s-|\s*:)\s*(should be avoided|must be avoided|i
                            r"to be avoided|avoid|contraindicated|is contraindicated|"
                            r"not recommended|not advised|not needed|not necessary|not required|"
                            r"not indicated|unnecessary|not warranted|"
+                           # 'Rechallenge: not allowed', 'Re-dosing - not permitted'
+                           r"(?:is\s+|are\s+)?(?:not|never)\s+(?:allowed|permitted|an\s+option|"
+                           r"appropriate|safe)|forbidden|prohibited|"
                            r"none (?:is |are )?(?:indicated|needed|necessary|required|warranted|"
                            r"recommended))\s*[.!]?\s*$", re.IGNORECASE)
 _COMPLEMENT_GAP = re.compile(r"\s+(?:with|using)\s+(?:\w+\s+)?|\s*(?:,|or|and|/|nor)\s*",

@@ -4106,3 +4106,112 @@ P12F1_ADRENAL_CT_NOW = {"note_decision": {"concept": ["adrenal_characterization"
 def test_reader_p12f1_mnemonic_headings_code_blocks_avoid_lists_cutoffs_citations(
         grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+P12F3_PHQ9_16 = {"note_value": {"concept": ["phq9"], "value": 16}}
+P12F3_NO_ESCITALOPRAM = {"note_never": {"concept": ["escitalopram"]}}
+P12F3_NO_BENZODIAZEPINE = {"note_never": {"concept": ["benzodiazepine"]}}
+P12F3_NO_BUPROPION = {"note_never": {"concept": ["bupropion"]}}
+P12F3_NO_VENLAFAXINE = {"note_never": {"concept": ["venlafaxine"]}}
+P12F3_NO_LYME_SEROLOGY = {"note_never": {"concept": ["lyme_serology"]}}
+P12F3_NO_EXCHANGE_NOW = {"note_never": {"concept": ["exchange_transfusion"],
+                                        "allow_contingency": True}}
+P12F3_NO_TMP_SMX_NOW = {"note_never": {"concept": ["sulfamethoxazole_trimethoprim"],
+                                 "allow_contingency": True}}
+P12F3_REFER_RHEUMATOLOGY = {"note_decision": {"concept": ["rheumatology_referral"],
+                                        "action": ["refer", "order"]}}
+P12F3_PLATELETS_GRADE_2 = {"note_category": {
+    "subject": ["immune_thrombocytopenia"], "category": ["platelet_grade_2"],
+    "others": ["platelet_grade_1", "platelet_grade_3", "platelet_grade_4"]}}
+P12F3_NO_APIXABAN_AGAIN = {"note_never": {"concept": ["apixaban"],
+                                          "action": ["resume", "start", "allow"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a fenced code block keeps its lines; a course told with its length and outcome is over
+    (P12F3_PHQ9_16, "```\ndx: recurrent MDD + GAD\ntrial_1: fluoxetine 40 mg x 10 wk -> inadequate "
+     "(PHQ-9 20)\nphq9_today: PHQ-9 16\n```", True),
+    (P12F3_PHQ9_16, "Venlafaxine 150 mg x 8 wk with minimal benefit (PHQ-9 19). PHQ-9 16 today.",
+     True),
+    (P12F3_PHQ9_16, "Sertraline 100 mg for 12 weeks: inadequate, PHQ-9 19. PHQ-9 16 today.",
+     True),
+    (P12F3_PHQ9_16, "Paroxetine 30 mg daily x 3 months, failed, PHQ-9 18. PHQ-9 16 on "
+     "06/11.", True),
+    (P12F3_PHQ9_16, "Paroxetine 30 mg daily x 3 months, PHQ-9 18.", False),
+    (P12F3_PHQ9_16, "If paroxetine 30 mg for 8 weeks brings no response, recheck. PHQ-9 "
+     "18.", False),
+    (P12F3_NO_ESCITALOPRAM, "Trial 2: escitalopram 20 mg x 4 mo (adherent) -> inadequate.\n"
+     "Plan: switch to duloxetine.", True),
+    (P12F3_NO_ESCITALOPRAM, "Plan: a trial of escitalopram 20 mg daily x 4 months.", False),
+    # a verb word followed by its own past verb is a noun ('use escalated'), not an order
+    (P12F3_NO_BENZODIAZEPINE, "Diazepam 5 mg PRN, 2024: use escalated with early refills, "
+     "then stopped.\nPlan: sertraline 50 mg daily.", True),
+    (P12F3_NO_BENZODIAZEPINE, "Lorazepam 1 mg PRN: use escalated with early refills, so it was "
+     "stopped.", True),
+    (P12F3_NO_BENZODIAZEPINE, "Clonazepam 1 mg PRN, 2022: use doubled within weeks, then stopped.",
+     True),
+    (P12F3_NO_BENZODIAZEPINE, "Lorazepam 0.5 mg PRN: use sparingly for flights.", False),
+    # the referrer's request named as a noun is what was asked, not the answer
+    (P12F3_NO_BUPROPION, "Thank you for your query about adding bupropion. Plan: switch to "
+     "duloxetine.", True),
+    (P12F3_NO_BENZODIAZEPINE, "Thank you for your enquiry as to whether lorazepam could help her "
+     "sleep.", True),
+    (P12F3_NO_BENZODIAZEPINE, "Thanks for asking whether to add clonazepam. Sertraline 50 mg "
+     "daily.", True),
+    (P12F3_NO_BUPROPION, "Thank you for your query. I would add bupropion XL 150 mg daily.", False),
+    # what a drug can do to the patient is its profile, not an offer of it
+    (P12F3_NO_BUPROPION, "Not now. Bupropion has no efficacy for GAD and can increase anxiety and "
+     "insomnia.", True),
+    (P12F3_NO_VENLAFAXINE, "Venlafaxine has dose-related effects and can increase blood "
+     "pressure.", True),
+    (P12F3_NO_BENZODIAZEPINE, "Clonazepam is sedating and may reduce the respiratory drive.", True),
+    (P12F3_NO_BUPROPION, "Bupropion could raise her energy; start XL 150 mg daily.", False),
+    (P12F3_NO_BUPROPION, "Bupropion can be added later.", False),
+    # a question heading that asks what to avoid heads a list of what is avoided
+    (P12F3_NO_LYME_SEROLOGY, "**Anything to avoid?**\nLyme serology (no test-of-cure role).", True),
+    (P12F3_NO_LYME_SEROLOGY, "**Which tests should we steer clear of?**\nLyme serology (no "
+     "test-of-cure role).", True),
+    (P12F3_NO_LYME_SEROLOGY, "**Anything off the table?**\nLyme serology (stays positive for "
+     "years).", True),
+    (P12F3_NO_LYME_SEROLOGY, "**Anything to add?**\nLyme serology (no test-of-cure role).", False),
+    # a value past a threshold, as the subject of 'means', is a rule, not today's plan
+    (P12F3_NO_EXCHANGE_NOW, "Parasitemia >= 10% means admission and exchange transfusion.", True),
+    (P12F3_NO_EXCHANGE_NOW, "A parasitemia of more than 10% warrants admission and exchange "
+     "transfusion.", True),
+    (P12F3_NO_TMP_SMX_NOW, "A CD4 below 200 means starting TMP-SMX prophylaxis.", True),
+    (P12F3_NO_EXCHANGE_NOW, "His parasitemia is 12%, which means we start exchange "
+     "transfusion today.", False),
+    (P12F3_NO_TMP_SMX_NOW, "His CD4 is 150, which means starting TMP-SMX prophylaxis.", False),
+    # the clinic a visit is arranged at is where she is referred
+    (P12F3_REFER_RHEUMATOLOGY, "We have arranged an urgent appointment in the early arthritis "
+     "clinic.", True),
+    (P12F3_REFER_RHEUMATOLOGY, "I have booked her a visit with the rheumatology clinic next month.",
+     True),
+    (P12F3_REFER_RHEUMATOLOGY, "She will be seen in rheumatology clinic within 2 weeks.", True),
+    (P12F3_REFER_RHEUMATOLOGY, "We have not arranged an appointment in the rheumatology clinic.",
+     False),
+    # a scale's field ('CTCAE GRADE: 2') grades the diagnosis field above it, past fields
+    # that only rule things out
+    (P12F3_PLATELETS_GRADE_2, "DIAGNOSIS: immune-related thrombocytopenia, probable\n"
+     "ALTERNATIVES: heparin-induced thrombocytopenia - no (4Ts 2).\nCTCAE GRADE: 2\n", True),
+    (P12F3_PLATELETS_GRADE_2, "Dx: immune-related thrombocytopenia\nExcluded: TTP (no "
+     "schistocytes), HIT (4Ts 2).\nGrade: 2\n", True),
+    (P12F3_PLATELETS_GRADE_2, "Diagnosis: immune-related thrombocytopenia\nCTCAE grade: "
+     "II\n", True),
+    (P12F3_PLATELETS_GRADE_2, "DIAGNOSIS: immune-related thrombocytopenia, probable\n"
+     "ALTERNATIVES: heparin-induced thrombocytopenia - no (4Ts 2).\nCTCAE GRADE: 3\n", False),
+    # 'Restart: not allowed': the verdict on a step named as a field refuses it
+    (P12F3_NO_APIXABAN_AGAIN, "Apixaban: stop permanently.\nRestart: not allowed.", True),
+    (P12F3_NO_APIXABAN_AGAIN, "Stop apixaban for good.\nRechallenge - not an option.", True),
+    (P12F3_NO_APIXABAN_AGAIN, "Hold apixaban now.\nResume: not permitted.", True),
+    (P12F3_NO_APIXABAN_AGAIN, "Hold apixaban now.\nResume: after 48 h.", False),
+])
+def test_reader_p12f3_structures_code_block_course_outcome_request_threshold_scale_field(
+        grade, spec, note, passed):
+    """Structures, not phrases: a fenced code block's lines; a course told with its length and
+    outcome; a verb word that is its own past verb's subject ('use escalated'); the
+    referrer's request named as a noun; what a drug can do to the patient; a question heading
+    that asks what to avoid; a value past a threshold as the subject of 'means'; the clinic a
+    visit is arranged at; a scale's field under the diagnosis field; a verdict on a step
+    named as a field ('Restart: not allowed')."""
+    assert grade(spec, note) is passed
