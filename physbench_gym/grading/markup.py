@@ -456,7 +456,7 @@ def _inline(text: str) -> str:
 @functools.lru_cache(maxsize=256)
 def lines(note: str) -> tuple[Line, ...]:
     """The note as units of meaning, each with its section ('plan', 'history', ...)."""
-    raw = _fenced_lines(_HTML_BREAK.sub("\n", normalize_characters(note)).split("\n"))
+    raw = _HTML_BREAK.sub("\n", normalize_characters(note)).split("\n")
     out: list[Line] = []
     section = "body"
     opened_by_label = after_blank = False
@@ -646,29 +646,6 @@ def lines(note: str) -> tuple[Line, ...]:
         # 'CTCAE GRADE: 2' is 'CTCAE GRADE 2' (once it has ended the section above it)
         dataclasses.replace(line, text=_SCALE_LABEL.sub(r"\1 ", line.text))
         if _SCALE_LABEL.match(line.text) else line for line in out if line.text))
-
-
-# A 'snake_case_key:' that opens a line of a code block: 'not_ordered: biopsy'.
-_SNAKE_KEY = re.compile(r"^(\s*)([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?=\s*:)")
-
-
-def _fenced_lines(raw: list[str]) -> list[str]:
-    """A fenced code block ('```') as a record: each line is a unit of its own (a blank line
-    after it), and a 'snake_case_key:' is the label it spells ('not_ordered: ...' -> 'not
-    ordered: ...')."""
-    out: list[str] = []
-    fenced = False
-    for raw_line in raw:
-        if raw_line.strip().startswith("```"):
-            fenced = not fenced
-            out.append("")
-            continue
-        if fenced:
-            out.extend((_SNAKE_KEY.sub(lambda m: m.group(1) + m.group(2).replace("_", " "),
-                                       raw_line), ""))
-        else:
-            out.append(raw_line)
-    return out
 
 
 # Headings over a list of triggers and what each would bring.
