@@ -223,12 +223,19 @@ def _heading_key(title: str) -> str:
     return re.sub(r"[^a-z0-9/&]+", " ", title.lower()).strip()
 
 
+# A mnemonic's letter spelled out after a dash ('P - Patient summary', 'S - Situation
+# awareness', 'A — Action list').
+_MNEMONIC_LETTER = re.compile(r"\s*[A-Za-z]\s*[-\u2013\u2014]\s+([A-Za-z][\w/&' -]*?)\s*$")
+
+
 def section_of(title: str, loose: bool = False) -> str | None:
     """The section a heading opens ('Plan' -> 'plan'), or None if it is not a heading. A loose
     match (for lines that are headings by their form) also reads the title's first or last
     words: 'Antihistamine plan', 'Follow-up with explicit triggers'."""
     if "?" in title:
         return None  # a question the lines after it answer, not a section
+    if spelled := _MNEMONIC_LETTER.match(title):  # 'P - Patient summary' (I-PASS, SBAR): the
+        return section_of(spelled.group(1), loose)  # words name the section, not the letter
     key = _heading_key(re.sub(r"\([^()]*\)", " ", title))  # 'Follow-up (Fleischner 2017)'
     # 'Alternatives considered and why they are unlikely' is a heading by its form; a long
     # title with a colon or a number says more ('Recommendation: start rosuvastatin 10 mg')

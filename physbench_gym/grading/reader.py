@@ -52,8 +52,11 @@ _BUT_OFFERED = re.compile(
     r"(?:still\s+)?(?:an?\s+)?(?:option|alternative|acceptable|reasonable|fine|useful))\b",
     re.IGNORECASE)
 # 'No naloxone at home', 'no epinephrine pen on hand': what the patient has, not a refusal.
-_POSSESSED = re.compile(r"\s+(?:(?:kit|spray|pens?|auto-?injectors?|supply|tablets?)\s+)?"
-                        r"(?:at home|in the (?:home|house)|on hand|with (?:him|her|them))\b",
+_POSSESSED = re.compile(r"\s+(?:(?:kit|spray|pens?|auto-?injectors?|supply|tablets?|results?|"
+                        r"reports?)\s+)?"
+                        r"(?:at home|in the (?:home|house)|on hand|with (?:him|her|them)"
+                        # 'no echo on file', 'no prior MRI in the chart': what the record holds
+                        r"|on file|on record|in (?:the|her|his) (?:chart|record|records|EHR))\b",
                         re.IGNORECASE)
 REPORTING_SECTIONS = frozenset({"history", "medications", "data"})
 PAST_SECTIONS = frozenset({"history", "medications"})
@@ -426,6 +429,11 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
             if m.group in ("drug", "test") and (m.action is None or (
                 m.action.start <= 3 and not m.action.negated)) else m
             for m in clause.mentions))
+    if refused and refused.group(1).lower() == "not":  # 'Not: head CT; not angiography now':
+        return dataclasses.replace(clause, mentions=tuple(  # a bare 'Not' label's own line
+            dataclasses.replace(m, action=Action("avoid", "not", 0), deciding=True)
+            if m.group in ("drug", "test") and m.start > colon and m.action is None
+            and not m.negated else m for m in clause.mentions))
     forbidding = _FORBIDDING_LABEL.match(lead.text)
     if forbidding and clause is not lead and not clause.text.lstrip().lower().startswith((
             "no ", "not ", "do not", "don't", "never")):
@@ -468,10 +476,10 @@ _DENYING_LABEL = re.compile(r"\W*(?:what (?:it|this) is not|what (?:it|this) isn
                             r"excluded)|not supported|unlikely)\W*:", re.IGNORECASE)
 
 
-# A label that turns down every item of its line: 'Not ordered: A; B; C'.
+# A label that turns down every item of its line: 'Not ordered: A; B; C', 'Not: A; B'.
 _REFUSING_LABEL = re.compile(r"\W*((?:not|no|do not|don't)\s+"
                              r"(?:ordered|order|recommended|indicated|"
-                             r"needed|started|given|prescribed|advised))\W*:", re.IGNORECASE)
+                             r"needed|started|given|prescribed|advised)|not)\W*:", re.IGNORECASE)
 
 
 # A label whose 'not' governs the verb each item of its line opens with: 'Do not: give X;
@@ -997,8 +1005,8 @@ def _in_aside(text: str, at: int, start: int = 0) -> bool:
     return text.count("(", start, at) > text.count(")", start, at)
 
 
-# ('A: No.' labels the answer to a 'Q: ...?' line)
-_ANSWER = re.compile(r"[\s:]*(?:a\s*\d*\s*[:.)-]\s*)?(yes|no|(?=not\s+(?:indicated|recommended|"
+# ('A: No.' labels the answer to a 'Q: ...?' line; '-> NO' gives it with an arrow)
+_ANSWER = re.compile(r"[\s:]*(?:a\s*\d*\s*[:.)-]\s*|(?:->|=>|=)\s*)?(yes|no|(?=not\s+(?:indicated|recommended|"
                      r"needed|necessary|advised|warranted|today|now|yet|at this time|"
                      r"at present)\b))\b", re.IGNORECASE)
 # A heading that names what the referring clinician asked about ('#3 PCP query re oral
@@ -2970,7 +2978,8 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
     # '20 cig/d + age >35 -> combined OCP excluded': an age bound is a fact, not a trigger
     if section == "assessment":
         triggers = [t for t in triggers if t not in "<>"]
-    if not (planned and triggers or _ARROW_EVENT.search(text, 0, arrow)):
+    if not (planned and triggers or _ARROW_EVENT.search(text, 0, arrow)
+            or _ANY_OPENING.match(text)):  # 'Any alarm feature -> expedited colonoscopy'
         return mentions
     def where(m: Mention) -> int:  # an elided drug sits where its verb is
         return m.start if m.text or m.action is None else m.action.start
@@ -2980,6 +2989,8 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
 
 
 _AGE_BEFORE = re.compile(r"\bage\s*$", re.IGNORECASE)
+# 'Any bleeding -> ...', 'Any of these -> ED': whatever may come, a trigger by its quantifier.
+_ANY_OPENING = re.compile(r"[\W\d]*(?:any|should\s+(?:there|she|he|they)\b)\b", re.IGNORECASE)
 # A step written with the one condition it waits for: 'Endometrial biopsy -> only if TVUS shows
 # endometrium >4 mm', 'MRI: only if symptoms progress'.
 _ONLY_IF_AFTER = re.compile(r"(?:[^;>:]{0,40}?(?:->|:)\s*|[^;>:,.()]{0,25}?\s)"
@@ -3340,6 +3351,8 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
             not _KEEP_VERB.match(action.text)) and _STABLE_SO_FAR.match(
                 text, action.start + len(action.text)):
         status = status | {HISTORICAL}  # 'methadone 90 mg daily, unchanged for 3 years'
+    if _span_group(span) == "finding" and _unlikely_by_estimate(text, begin, end):
+        status = status | {POSSIBLE}  # '5. IBD (<5%).': a ranked differential's long shot
     if _span_group(span) == "finding" and _CLASS_OF_PATIENTS.search(text, 0, begin):
         status = status | {COUNTERFACTUAL}  # 'extended therapy is reserved for unprovoked VTE'
     if _PATIENTS_WHO.search(text, 0, begin):  # 'molnupiravir is reserved for patients who
@@ -3362,6 +3375,23 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     deciding = any(a is not None and _present(a) for a in (action, *later))
     return Mention(concept_ids, span.text, begin, end, _span_group(span), status, cues, action,
                    later, attached, negated and action is None, deciding)
+
+
+# A diagnosis opening its line with the writer's estimate of its probability: 'IBD (<5%)',
+# 'Celiac disease (~5-10%, must exclude)', 'Lymphoma (unlikely, <2%)'.
+_ESTIMATE_AFTER = re.compile(r"\s*\((?:[a-z][\w ]{0,30},\s*)?(?:[<~]|about\s+|approx\.?\s*)?\s*"
+                             r"(?:\d+(?:\.\d+)?\s*%?\s*-\s*)?(\d+(?:\.\d+)?)\s*%"
+                             r"(?:\s*(?:probability|likelihood|chance))?(?:,\s*[^()]{0,40})?\)",
+                             re.IGNORECASE)
+_LINE_OPENING = re.compile(r"[\W\d]*(?:[a-z]\.\s+)?", re.IGNORECASE)
+
+
+def _unlikely_by_estimate(text: str, begin: int, end: int) -> bool:
+    """Whether a diagnosis opening its clause is given a probability below one half."""
+    estimate = _ESTIMATE_AFTER.match(text, end)  # not a measured share: 'Weight loss (6%)'
+    return bool(estimate) and float(estimate.group(1)) < 50 and bool(
+        _LINE_OPENING.fullmatch(text[:begin])) and bool(re.search(
+            r"[<a-z]|\d\s*%?\s*-", estimate.group(0), re.IGNORECASE))
 
 
 # 'stop the 20 mg prescription so only the 10 mg taper is dispensed': what the step is for,
