@@ -326,6 +326,11 @@ def _read(text: str, today: date | None = None) -> Note:
                 clause = dataclasses.replace(clause, topic=frozenset().union(
                     *(m.concepts for m in lead.mentions)))
                 clause = _values_of_run_in_label(clause, lead)
+                if clauses[-1] is lead and (judged := _verdict_on_run_in_label(clause, lead)):
+                    clause = judged  # the label names what the verdict judges: the label too
+                    clauses[-1] = dataclasses.replace(lead, mentions=tuple(
+                        dataclasses.replace(m, action=judged.mentions[0].action, deciding=True)
+                        if m.group in ("drug", "test") else m for m in lead.mentions))
         if line.kind != "item":
             if problem[0] is not line:
                 problem_drugs = tuple(m for m in clause.mentions if m.group == "drug"
@@ -386,6 +391,29 @@ def _arrow_branches(clauses: list[Clause]) -> list[Clause]:
             dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL}) if m.start > arrow
             else m for m in clauses[i].mentions))
     return clauses
+
+
+# A verdict with no subject of its own: 'Not needed now.', 'No.', 'Contraindicated here.'
+_BARE_VERDICT = re.compile(r"[\W_]*(no\s*(?:[.!;,]|-\s|$)|(?:not\s+(?:needed|indicated|recommended|"
+                           r"necessary|advised|warranted|required|appropriate|now|yet|at this "
+                           r"time|at present)|contraindicated|unnecessary)\b)", re.IGNORECASE)
+
+
+def _verdict_on_run_in_label(clause: Clause, lead: Clause) -> Clause | None:
+    """'**Colonoscopy.** Not needed now.', 'Tinidazole: contraindicated in ...': a verdict
+    that opens the sentence after a run-in label naming one test or drug judges that test or
+    drug."""
+    named = [m for m in lead.mentions if m.group in ("drug", "test")]
+    verdict = _BARE_VERDICT.match(clause.text)
+    if len(named) != 1 or verdict is None or any(m.group in ("drug", "test") and m.text
+                                                 and m.start < 40 for m in clause.mentions):
+        return None
+    judged = dataclasses.replace(named[0], start=0, end=0, text="", negated=False,
+                                 action=Action("avoid", verdict.group(1).lower(), 0),
+                                 later=(), deciding=True)
+    # (a drug the verdict was taken to elide from earlier lines gives way to the label's)
+    return dataclasses.replace(clause, mentions=(judged, *(
+        m for m in clause.mentions if m.text or m.group not in ("drug", "test"))))
 
 
 def _values_of_run_in_label(clause: Clause, lead: Clause) -> Clause:
@@ -2847,7 +2875,8 @@ _LAPSE = re.compile(r"\s+(?:lapse|run\s+out|stop|be\s+(?:stopped|missed|delayed|
 _DASH_VERDICT = re.compile(r"(?:\s-|\s*:)\s*(should be avoided|must be avoided|is best avoided|"
                            r"to be avoided|avoid|contraindicated|is contraindicated|"
                            r"not recommended|not advised|not needed|not necessary|not required|"
-                           r"not indicated|unnecessary|not warranted|"
+                           r"not indicated|unnecessary|not warranted|not now|not yet|"
+                           r"not at this time|not at present|not today|not for now|"
                            r"none (?:is |are )?(?:indicated|needed|necessary|required|warranted|"
                            r"recommended))\s*[.!]?\s*$", re.IGNORECASE)
 _COMPLEMENT_GAP = re.compile(r"\s+(?:with|using)\s+(?:\w+\s+)?|\s*(?:,|or|and|/|nor)\s*",
@@ -2939,7 +2968,10 @@ _ARROW_EVENT = re.compile(r"\b(?:if|when|sudden(?:ly)?|growth|grows|enlarg\w*|st
                           r"unchanged|"
                           r"progress\w*|"
                           r"fails?|persists?|relapses?|recurs?|worsens?|improves?|resolves?|"
-                          r"rises?|falls?|intoleran\w*)\b", re.IGNORECASE)
+                          r"rises?|falls?|intoleran\w*|"
+                          # 'Colonoscopy contingency: ...', 'Fallback: ...': a label of what
+                          r"contingenc(?:y|ies)|fallback|back-?up plan)\b",  # waits on a trigger
+                          re.IGNORECASE)
 
 
 # A label naming an event, before what it triggers: 'Growth on follow-up: PET/CT'.
