@@ -920,6 +920,20 @@ def _about_last_test(clause: Clause, paragraph: list[Clause]) -> Clause:
     return dataclasses.replace(clause, topic=clause.topic | tests[0].concepts | tests[-1].concepts)
 
 
+# A question opening with its interrogative: where the question begins when the line before
+# it, with no period, was run into it ('... (migraine with aura) Can she continue the COC?').
+_INTERROGATIVE = re.compile(r"(?<![\w-])(?:Can|Could|Should|Shall|Is|Are|Does|Do|Did|Will|Would|"
+                            r"May|What|Which|How|Why|When|Where|Who|Any)\b")
+
+
+def _question_start(text: str) -> int:
+    """Where the last question in a clause begins (0 when none is found)."""
+    if not text.rstrip(" *_").endswith("?"):
+        return 0
+    starts = [m.start() for m in _INTERROGATIVE.finditer(text)]
+    return starts[-1] if starts else 0
+
+
 def _continue_subject(clause: Clause, previous: Clause) -> Clause:
     """A clause goes on about what the one before it measured ('PCE 10-year risk: 12.2%.'
     then 'Risk category: intermediate'); an answer goes on about its question ('What is his
@@ -949,7 +963,11 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
                                  clause.quantity_status(own[0]), (), None, (), own, False))
     if answer:  # 'Yes' takes the question's decision or finding, 'No' turns it down
         no = answer.group(1).lower() != "yes"
+        asked_from = _question_start(previous.text) if not query else 0
         for m in previous.mentions:
+            if m.text and m.start < asked_from:
+                continue  # 'MEC category: 4 (migraine with aura) Can she continue the COC?'
+
             statuses = m.statuses - {COUNTERFACTUAL, POSSIBLE, HISTORICAL}
             if m.action is not None:
                 action = dataclasses.replace(m.action, start=0, negated=no)
@@ -2459,8 +2477,10 @@ _GENERIC_SUBJECT = re.compile(r"^\W*(?:an?\s+)?(?:(?!her\b|his\b|their\b|this\b|
                               r"[a-z-]+\s+(?:or|and)\s+)?$", re.IGNORECASE)  # 'A painless or'
 _GENERIC_PREDICATE = re.compile(
     r"[^.;:]{0,50}?\b(?:would\s+not|wouldn't|could\s+not|couldn't|usually|typically|generally|"
-    r"tends?\s+to|classically|would\s+(?:also\s+)?[a-z]+)\b",
-    re.IGNORECASE)
+    r"tends?\s+to|classically|would\s+(?:also\s+)?[a-z]+"
+    # 'ITP gives a true low count ... - not clumps': what such a disease presents with
+    r"|(?:gives|causes|produces|shows|presents\s+with)\s+(?:an?|no)|is\s+characteri[sz]ed\s+by"
+    r")\b", re.IGNORECASE)
 _REASON_BEFORE = re.compile(r"\b(?:since|because|as)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 _IN_PREGNANCY = re.compile(r"\b(?:in|during)\s+(?:early\s+)?pregnancy\b|\bin\s+the\s+first\s+"
                            r"trimester\b|\bif\s+(?:she\s+)?(?:is|becomes|gets)\s+pregnant\b"
@@ -2483,7 +2503,10 @@ _SINCE_THE = re.compile(r"\b(?:after|since|following)\s+(?:the|her|his|their)\s+
                         re.IGNORECASE)
 _CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|change|switch|"
                           r"taper|stop|withdrawal)\b", re.IGNORECASE)
-_OPTIONS_LEAD = re.compile(r"\W*(?:the\s+)?(?:(?:other|further|additional|treatment|therapeutic|"
+_OPTIONS_LEAD = re.compile(r"\W*(?:(?:she|he|they|you|we)\s+(?:also\s+)?(?:has|have)\s+|there\s+are\s+"
+                           r"(?:also\s+)?|(?:her|his|their|your)\s+)?"  # 'She has other options:'
+                           r"(?:the\s+)?(?:(?:several|some|a few|two|three|many)\s+)?"
+                           r"(?:(?:other|further|additional|treatment|therapeutic|"
                            r"management|definitive)\s+)?"
                            r"(?:options?|alternatives?|choices?)\s*(?::|include\b|are\b)",
                            re.IGNORECASE)
@@ -3279,6 +3302,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                   and s.start_char - offset < _own_subject_from(text, end, next_start)
                   and not (s.text.lower() == "rx" and _RX_NOUN.fullmatch(
                       text, end, s.start_char - offset))  # 'd/c her X 20 mg Rx': the noun
+                  and not (_in_aside(text, s.start_char - offset, end) and _OWN_OBJECT.match(
+                      text, s.end_char - offset))  # 'without estrogen (continue topical
+                  # therapy)': an aside's verb with its own object is its own step
                   and not (_MODAL_BEFORE.search(text, 0, s.start_char - offset)
                            and _HARMED_OBJECT.match(text, s.end_char - offset))
                   and (side != "after" and not _has_object(s, spans)
@@ -3393,6 +3419,10 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if negation is not None and (negation.text == "never" or negation.text.lower() == "no" and (
             _EVER_AFTER.match(text, end))) and action is None and _span_group(span) == "test":
         negated, status = False, status | {HISTORICAL}  # 'never EGD': never had one
+    if (own := _OWN_STOP_AFTER.match(text, end)) and _TIME_CLAUSE_BEFORE.search(text, 0, begin):
+        # 'start the POP the same day the COC stops', 'once the taper ends': the drug is the
+        # subject of its own verb in a time clause, not the object of the step it times
+        action, later, negated = Action("stop", own.group(1).lower(), own.start(1)), (), False
     if negated and action is None and _POSSESSED.match(text, end):
         negated, status = False, status | {ATTRIBUTE}  # 'no naloxone at home': what he has
     if action is not None and action.decision == "avoid" and (
@@ -3424,6 +3454,14 @@ def _unlikely_by_estimate(text: str, begin: int, end: int) -> bool:
     return bool(estimate) and float(estimate.group(1)) < 50 and bool(
         _LINE_OPENING.fullmatch(text[:begin])) and bool(re.search(
             r"[<a-z]|\d\s*%?\s*-", estimate.group(0), re.IGNORECASE))
+
+
+_OWN_STOP_AFTER = re.compile(r"\s+(?:(?:pack|course|taper|prescription|supply)\s+)?"
+                             r"(stops|ends|finishes|runs out|is (?:stopped|discontinued|finished)"
+                             r"|has (?:stopped|ended|finished))\b", re.IGNORECASE)
+_TIME_CLAUSE_BEFORE = re.compile(r"\b(?:day|days|time|moment|week|when|once|as soon as|after|"
+                                 r"until|till)\s+(?:that\s+)?(?:the|her|his|their|this)?\s*$",
+                                 re.IGNORECASE)
 
 
 # 'stop the 20 mg prescription so only the 10 mg taper is dispensed': what the step is for,
