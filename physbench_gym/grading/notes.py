@@ -1307,7 +1307,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
             for m in clause.mentions)) or bool(
         re.search(r"(?:->|:)\s*$", clause.text[:mention.start])) or bool(  # 'high risk: -> CT'
         _TRIGGER_LEAD.fullmatch(clause.text[:mention.start])) or bool(  # 'If pain persists, X'
-        _MODIFIER_LEAD.fullmatch(clause.text[:mention.start]))  # 'Intra-articular steroid ...'
+        _MODIFIER_LEAD.fullmatch(clause.text[:mention.start])) or (  # 'Intra-articular ...'
+        _opens_a_list(clause, mention))  # 'then Cr, LFTs, ferritin monthly'
     plan_line = clause.section == "plan" or clause.kind == "row" or (
         clause.section in ("body", "assessment", "question") and line_start)
     hedged = not clause.cue_categories.isdisjoint({POSSIBLE, ALTERNATIVE}) and not (
@@ -1352,6 +1353,28 @@ _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do
 # 'Pylera 3 caps QID with clarithromycin 500 mg BID': a drug added to a verbless plan line.
 _WITH_LEAD = re.compile(r"\b(?:with|plus|and)\s*$|\+\s*$", re.IGNORECASE)
 _LEAD_LABEL = re.compile(r"\s*[\w /&-]{1,25}:\s*")
+# What may open a plan line before the list it plans: 'then', 'and', a list mark.
+_LIST_OPENING = re.compile(r"[\W\d]*(?:(?:and\s+)?then\s+|and\s+)?", re.IGNORECASE)
+_LIST_SEPARATOR = re.compile(r"(?:\s*(?:,|/|\+|&|\band\b|\bor\b)\s*|\s+)*")
+
+
+def _opens_a_list(clause: Clause, mention: Mention) -> bool:
+    """Whether a mention is one of a verbless list of the same group that opens its line
+    ('then Cr, LFTs, ferritin monthly'; 'TSH, free T4 and TPO in 6 weeks'): the list plans
+    each of its items."""
+    opening = _LIST_OPENING.match(clause.text)
+    at = opening.end() if opening else 0
+    for other in clause.mentions:
+        if other.start >= mention.start:
+            break
+        if not other.text or other.start < at:
+            continue
+        if other.group != mention.group or other.action is not None or other.negated or (
+                not _LIST_SEPARATOR.fullmatch(clause.text[at:other.start])):
+            return False
+        at = other.end
+    return at > 0 and bool(_LIST_SEPARATOR.fullmatch(clause.text[at:mention.start])) and (
+        at > (opening.end() if opening else 0) or bool(opening and opening.group(0).strip()))
 # 'Paxlovid at the renal dose - nirmatrelvir 150 mg + ritonavir 100 mg BID x 5 days': a short
 # verbless label naming the drug, then a dash, then its regimen (as after a colon).
 _DASH_LEAD = re.compile(r"\s*[\w /&:,'()-]{1,45}?\s[-\u2013\u2014]\s+")

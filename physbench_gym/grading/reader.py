@@ -2126,6 +2126,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _results_after_without(text, mentions)
     mentions = _order_carried_past_then(mentions)
     mentions = _dash_verdict(text, mentions)
+    mentions = _name_in_aside(text, mentions)
     mentions = _dash_no_monitoring(text, mentions)
     mentions = _examples_of_negated_head(text, mentions)
     mentions = _unsupported_findings(text, mentions)
@@ -2644,6 +2645,24 @@ _NOTHING_TO_RAISE = re.compile(r"\b(?:no|nothing|without)\s+(?:[\w-]+\s+){0,3}?t
                                r"suggest|support|indicate)\b", re.IGNORECASE)
 _NEW_PART = re.compile(r"[,;:(]|\band\b", re.IGNORECASE)  # where what nothing points to ends
 _BEFORE_EVENT = re.compile(r"\bbefore\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
+
+
+def _name_in_aside(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Deferasirox (Jadenu) 14 mg/kg PO daily', 'apixaban (Eliquis) 5 mg': a drug's other name
+    in an aside right after it is the same drug; the dose and verbs after the aside are the
+    drug's, one mention."""
+    out: list[Mention] = []
+    for m in mentions:
+        head = out[-1] if out else None
+        if head is not None and head.group == m.group == "drug" and m.text and (
+                head.concepts & m.concepts) and head.action is None and not head.quantities and (
+                re.fullmatch(r"\s*\(\s*", text[head.end:m.start])) and (
+                re.match(r"\s*\)", text[m.end:])) and head.statuses == m.statuses:
+            out[-1] = dataclasses.replace(m, concepts=head.concepts | m.concepts,
+                                          text=head.text, start=head.start)
+            continue
+        out.append(m)
+    return out
 
 
 def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
