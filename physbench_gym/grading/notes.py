@@ -1875,9 +1875,18 @@ _IN_PLACE_OF = re.compile(r"\b(?:replac\w*|instead of|in place of|alternatives? 
 def _names_in_condition(clause: Clause, concepts: Iterable[str]) -> bool:
     """Whether the clause's condition names one of the concepts: 'once he is off oxycodone,
     naltrexone', not 'if he expects heavy drinking, naltrexone, and skip oxycodone that day'."""
-    spans = [m.span() for m in _CONDITION_SPAN.finditer(clause.text)]
+    spans = [_to_the_arrow(clause.text, m.span()) for m in _CONDITION_SPAN.finditer(clause.text)]
     return any(a <= m.start < b for m in clause.mentions if set(m.concepts) & set(concepts)
                for a, b in spans) or not spans and _names_any(clause, concepts)
+
+
+def _to_the_arrow(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """'admit if dyspnea, confusion, Hb < 8 or parasitemia >= 10% -> exchange transfusion': a
+    condition written before an arrow lists its triggers up to the arrow, commas and all."""
+    arrow = text.find(" -> ", span[1])
+    if arrow < 0 or ";" in text[span[1]:arrow]:
+        return span
+    return span[0], arrow
 
 
 def _trigger_after(clause: Clause, mention: Mention, concepts: Iterable[str]) -> bool:

@@ -1052,8 +1052,8 @@ def _in_aside(text: str, at: int, start: int = 0) -> bool:
 
 
 # ('A: No.' labels the answer to a 'Q: ...?' line; '-> NO' gives it with an arrow)
-_ANSWER = re.compile(r"[\s:]*(?:a\s*\d*\s*[:.)-]\s*|(?:->|=>|=)\s*)?(yes|no|(?=not\s+(?:indicated|recommended|"
-                     r"needed|necessary|advised|warranted|today|now|yet|at this time|"
+_ANSWER = re.compile(r"[\s:]*(?:a\s*\d*\s*[:.)-]\s*|(?:->|=>|=)\s*)?(yes|no|"
+                     r"(?=not\s+(?:indicated|recommended|needed|necessary|advised|warranted|today|now|yet|at this time|"
                      r"at present)\b))\b", re.IGNORECASE)
 # A heading that names what the referring clinician asked about ('#3 PCP query re oral
 # cephalexin'): the lines under it answer it.
@@ -2504,8 +2504,8 @@ _SINCE_THE = re.compile(r"\b(?:after|since|following)\s+(?:the|her|his|their)\s+
                         re.IGNORECASE)
 _CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|change|switch|"
                           r"taper|stop|withdrawal)\b", re.IGNORECASE)
-_OPTIONS_LEAD = re.compile(r"\W*(?:(?:she|he|they|you|we)\s+(?:also\s+)?(?:has|have)\s+|there\s+are\s+"
-                           r"(?:also\s+)?|(?:her|his|their|your)\s+)?"  # 'She has other options:'
+_OPTIONS_LEAD = re.compile(r"\W*(?:(?:she|he|they|you|we)\s+(?:also\s+)?(?:has|have)\s+|"
+                           r"there\s+are\s+(?:also\s+)?|(?:her|his|their|your)\s+)?"  # 'She has other options:'
                            r"(?:the\s+)?(?:(?:several|some|a few|two|three|many)\s+)?"
                            r"(?:(?:other|further|additional|treatment|therapeutic|"
                            r"management|definitive)\s+)?"
@@ -2672,8 +2672,14 @@ def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
     if verdict is None:
         return mentions
     action = Action("avoid", verdict.group(1).lower(), verdict.start(1))
+    for_now = verdict.group(1).lower().startswith(_FOR_NOW)  # '... if still uncontrolled, which
     return [dataclasses.replace(m, action=action, later=()) if m.end <= verdict.start()
-            and m.group in ("drug", "test") and not m.negated else m for m in mentions]
+            and m.group in ("drug", "test") and not m.negated and not (  # we would start then
+                for_now and m.has(CONDITIONAL, LATER)) else m  # - not now': the later step
+            for m in mentions]
+
+
+_FOR_NOW = ("not now", "not yet", "not at this time", "not at present", "not today", "not for now")
 
 
 def _dash_no_monitoring(text: str, mentions: list[Mention]) -> list[Mention]:
@@ -3438,10 +3444,11 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if negation is not None and (negation.text == "never" or negation.text.lower() == "no" and (
             _EVER_AFTER.match(text, end))) and action is None and _span_group(span) == "test":
         negated, status = False, status | {HISTORICAL}  # 'never EGD': never had one
-    if (own := _OWN_STOP_AFTER.match(text, end)) and _TIME_CLAUSE_BEFORE.search(text, 0, begin):
-        # 'start the POP the same day the COC stops', 'once the taper ends': the drug is the
-        # subject of its own verb in a time clause, not the object of the step it times
-        action, later, negated = Action("stop", own.group(1).lower(), own.start(1)), (), False
+    if _OWN_STOP_AFTER.match(text, end) and _TIME_CLAUSE_BEFORE.search(text, 0, begin):
+        # 'start the POP the same day the COC stops', '4 weeks after BQT ends': the drug's
+        # course ending is the time of another step, no decision on the drug
+        action, later, negated = None, (), False
+        status = status | {ATTRIBUTE}
     if negated and action is None and _POSSESSED.match(text, end):
         negated, status = False, status | {ATTRIBUTE}  # 'no naloxone at home': what he has
     if action is not None and action.decision == "avoid" and (

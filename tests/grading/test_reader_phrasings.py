@@ -3993,6 +3993,8 @@ P12F2_DEFERASIROX_1080 = {"note_decision": {"concept": ["deferasirox"], "action"
                                             "dose": {"value": 1080, "unit": "mg"}}}
 P12F2_FERRITIN_MONTHLY = {"note_decision": {"concept": ["ferritin"], "action": ["order"],
                                             "every": {"min": 0.032, "max": 0.143}}}
+P12F2_SCOPE_ON_HB = {"note_never": {"concept": ["colonoscopy"], "allow_contingency": True,
+                                     "contingency_on": ["hemoglobin", "weight_loss"]}}
 P12F2_TSH_MONTHLY = {"note_decision": {"concept": ["tsh"], "action": ["order"],
                                        "every": {"min": 0.032, "max": 0.143}}}
 
@@ -4057,6 +4059,8 @@ P12F2_TSH_MONTHLY = {"note_decision": {"concept": ["tsh"], "action": ["order"],
     (P12F2_NO_EGD, "Repeat EGD: not at this time", True),
     (P12F2_NO_MRI, "MRI brain - not yet", True),
     (P12F2_NO_MRI, "MRI brain: now", False),
+    (P12F2_NO_MRI, "If headaches persist, the next step is MRI brain, which neurology would "
+     "order - not now.", False),
     # a label naming a contingency makes its line wait on the trigger
     (P12F2_SCOPE_ONLY_IF, "Colonoscopy contingency: colonoscopy with random biopsies for "
      "microscopic colitis.", True),
@@ -4072,11 +4076,12 @@ P12F2_TSH_MONTHLY = {"note_decision": {"concept": ["tsh"], "action": ["order"],
      "characterized by isolated thrombocytopenia without clumps.", True),
     (P12F2_PSEUDO_NOT_ITP, "Pseudothrombocytopenia unlikely. This is ITP.", False),
     # a 'Yes/No' answers the question, not the line run into it before the question
-    (P12F2_MIGRAINE_AURA, "Reason: new migraine with aura.\n\nMEC category: 4 (migraine with aura, stroke risk)\nCan she continue "
-     "the COC? NO. Stop now.", True),
-    (P12F2_MIGRAINE_AURA, "Assessment: migraine with aura.\n\nDiagnosis: migraine with aura (neurology 3/2026)\nShould she stay on "
-     "the ring? No.", True),
-    (P12F2_MIGRAINE_AURA, "Migraine with aura.\n\nKey finding - migraine with aura\nIs the patch an option? No.", True),
+    (P12F2_MIGRAINE_AURA, "Reason: new migraine with aura.\n\nMEC category: 4 (migraine with "
+     "aura, stroke risk)\nCan she continue the COC? NO. Stop now.", True),
+    (P12F2_MIGRAINE_AURA, "Assessment: migraine with aura.\n\nDiagnosis: migraine with aura "
+     "(neurology 3/2026)\nShould she stay on the ring? No.", True),
+    (P12F2_MIGRAINE_AURA, "Migraine with aura.\n\nKey finding - migraine with aura\nIs the "
+     "patch an option? No.", True),
     (P12F2_MIGRAINE_AURA, "Does she have migraine with aura? No.", False),
     # 'She has other options: ...' offers each option listed
     (P12F2_NO_CHC, "Start norethindrone 0.35 mg daily. She has other options: an implant, "
@@ -4085,7 +4090,7 @@ P12F2_TSH_MONTHLY = {"note_decision": {"concept": ["tsh"], "action": ["order"],
     (P12F2_NO_CHC, "Start the POP. There are other choices: an IUD or a combined pill.", False),
     (P12F2_NO_CHC, "Start norethindrone 0.35 mg daily. She has other options: an implant or an "
      "LNG-IUD.", True),
-    # a drug that is the subject of its own stop in a time clause is stopped, not started
+    # a drug whose course ending times another step is no decision on it (not started)
     (P12F2_NO_CHC, "Start the POP today, the same day the COC stops.", True),
     (P12F2_NO_WARFARIN, "Start apixaban once the warfarin is stopped and INR < 2.", True),
     (P12F2_NO_CHC, "Begin DMPA the day her combined pill pack ends.", True),
@@ -4114,6 +4119,21 @@ P12F2_TSH_MONTHLY = {"note_decision": {"concept": ["tsh"], "action": ["order"],
     (P12F2_TSH_MONTHLY, "Plan:\nThen TSH and free T4 monthly.", True),
     (P12F2_FERRITIN_MONTHLY, "Monitoring: CBC, CMP, ferritin every 4 weeks.", True),
     (P12F2_FERRITIN_MONTHLY, "Ferritin was 3180, CBC and CMP monthly.", False),
+    # a condition written before an arrow runs to the arrow, over the commas of its list
+    (P12F2_SCOPE_ON_HB, "Plan:\n- Refer back if bleeding, weight loss, or Hb < 10 -> "
+     "colonoscopy.", True),
+    (P12F2_SCOPE_ON_HB, "Plan:\n- Call if pain, fever, new weight loss -> colonoscopy.", True),
+    (P12F2_SCOPE_ON_HB, "Plan:\n- ED if syncope, melena, Hb under 8 -> urgent colonoscopy.",
+     True),
+    (P12F2_SCOPE_ON_HB, "Plan:\n- Call if pain, fever -> colonoscopy.", False),
+    # I-PASS 'Situation awareness / contingencies' lists triggers, up to the next section
+    (P12F2_SCOPE_ONLY_IF, "S - Situation awareness / contingencies:\n- Colonoscopy for rectal "
+     "bleeding.", True),
+    (P12F2_EGD_ONLY_IF, "S \u2014 Situation awareness:\n- EGD with biopsies for dysphagia.", True),
+    (P12F2_SCOPE_ONLY_IF, "S - Situation awareness and contingencies:\n- colonoscopy, "
+     "anemia.", True),
+    (P12F2_SCOPE_ONLY_IF, "S - Situation awareness / contingencies:\n- Call for bleeding.\n\n"
+     "Plan:\n- Colonoscopy next week.", False),
 ])
 def test_reader_p12f2_structures_of_unseen_notes(grade, spec, note, passed):
     assert grade(spec, note) is passed
