@@ -1053,8 +1053,8 @@ def _in_aside(text: str, at: int, start: int = 0) -> bool:
 
 # ('A: No.' labels the answer to a 'Q: ...?' line; '-> NO' gives it with an arrow)
 _ANSWER = re.compile(r"[\s:]*(?:a\s*\d*\s*[:.)-]\s*|(?:->|=>|=)\s*)?(yes|no|"
-                     r"(?=not\s+(?:indicated|recommended|needed|necessary|advised|warranted|today|now|yet|at this time|"
-                     r"at present)\b))\b", re.IGNORECASE)
+                     r"(?=not\s+(?:indicated|recommended|needed|necessary|advised|warranted|"
+                     r"today|now|yet|at this time|at present)\b))\b", re.IGNORECASE)
 # A heading that names what the referring clinician asked about ('#3 PCP query re oral
 # cephalexin'): the lines under it answer it.
 _QUERY_LINE = re.compile(r"\W*(?:#?\d+[.)]?\s*)?"
@@ -2504,8 +2504,9 @@ _SINCE_THE = re.compile(r"\b(?:after|since|following)\s+(?:the|her|his|their)\s+
                         re.IGNORECASE)
 _CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|change|switch|"
                           r"taper|stop|withdrawal)\b", re.IGNORECASE)
+# (and with its subject: 'She has other options:', 'There are other choices:')
 _OPTIONS_LEAD = re.compile(r"\W*(?:(?:she|he|they|you|we)\s+(?:also\s+)?(?:has|have)\s+|"
-                           r"there\s+are\s+(?:also\s+)?|(?:her|his|their|your)\s+)?"  # 'She has other options:'
+                           r"there\s+are\s+(?:also\s+)?|(?:her|his|their|your)\s+)?"
                            r"(?:the\s+)?(?:(?:several|some|a few|two|three|many)\s+)?"
                            r"(?:(?:other|further|additional|treatment|therapeutic|"
                            r"management|definitive)\s+)?"
