@@ -225,7 +225,7 @@ def _heading_key(title: str) -> str:
 
 # The letter of a mnemonic heading that its title spells out: 'P - Patient summary',
 # 'S - Situation awareness', 'B - Background': the title names the section, not the letter.
-_MNEMONIC_INITIAL = re.compile(r"^\s*([a-z])\s+-\s+(?=\1[a-z])", re.IGNORECASE)
+_MNEMONIC_INITIAL = re.compile(r"^\s*([a-z])\s*[-\u2013\u2014]\s+(?=\1[a-z])", re.IGNORECASE)
 
 
 def section_of(title: str, loose: bool = False) -> str | None:

@@ -651,9 +651,9 @@ def lines(note: str) -> tuple[Line, ...]:
 # Headings over a list of triggers and what each would bring.
 _CONTINGENCY_HEADING = re.compile(
     r"\W*(?:#?\d{1,2}[.)]?\s+)?"  # '6. Red flags'
-    r"(?:[A-Za-z]\s+-\s+)?"  # 'S - Situation awareness' (I-PASS: awareness and contingencies)
-    r"(?:situation awareness|"
-    r"when to (?:call|contact|re-?refer|return|come back|seek)|(?:please )?call (?:us|me)"
+    r"(?:[A-Za-z]\s*[-\u2013\u2014]\s+)?"  # 'S - Situation awareness' (I-PASS)
+    r"(?:situation awareness|when to (?:call|contact|re-?refer|return|come back|seek)|"
+    r"(?:please )?call (?:us|me)"
     r"(?: back)? if|re-?refer (?:if|when)|red flags?|return precautions|warning signs|"
     r"safety[- ]net(?:ting)?|contingenc(?:y|ies)(?: plan)?)\b", re.IGNORECASE)
 
@@ -664,10 +664,12 @@ _DESTINATION_AFTER_TITLE = re.compile(r"\s(?:-|–|—|:)\s*\S", re.IGNORECASE)
 
 def _mark_contingent(found: tuple[Line, ...]) -> tuple[Line, ...]:
     """Mark the lines under a heading that lists triggers, up to the next heading."""
-    out, contingent = [], False
+    out, contingent, where = [], False, ""
     for line in found:
+        if contingent and line.kind != "heading" and line.section != where:
+            contingent = False  # 'S - Synthesis: ...' after the contingencies opens another
         if line.kind == "heading":
-            contingent = bool(_CONTINGENCY_HEADING.match(line.text))
+            contingent, where = bool(_CONTINGENCY_HEADING.match(line.text)), line.section
             if contingent and _DESTINATION_AFTER_TITLE.search(line.text):
                 # '### 6. Red flags - send to the ED immediately': the place the triggers
                 # listed under it send him to, not a visit now

@@ -1332,7 +1332,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
             for m in clause.mentions)) or bool(
         re.search(r"(?:->|:)\s*$", clause.text[:mention.start])) or bool(  # 'high risk: -> CT'
         _TRIGGER_LEAD.fullmatch(clause.text[:mention.start])) or bool(  # 'If pain persists, X'
-        _MODIFIER_LEAD.fullmatch(clause.text[:mention.start]))  # 'Intra-articular steroid ...'
+        _MODIFIER_LEAD.fullmatch(clause.text[:mention.start])) or (  # 'Intra-articular ...'
+        _opens_a_list(clause, mention))  # 'then Cr, LFTs, ferritin monthly'
     plan_line = clause.section == "plan" or clause.kind == "row" or (
         clause.section in ("body", "assessment", "question") and line_start)
     hedged = not clause.cue_categories.isdisjoint({POSSIBLE, ALTERNATIVE}) and not (
@@ -1377,6 +1378,28 @@ _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do
 # 'Pylera 3 caps QID with clarithromycin 500 mg BID': a drug added to a verbless plan line.
 _WITH_LEAD = re.compile(r"\b(?:with|plus|and)\s*$|\+\s*$", re.IGNORECASE)
 _LEAD_LABEL = re.compile(r"\s*[\w /&-]{1,25}:\s*")
+# What may open a plan line before the list it plans: 'then', 'and', a list mark.
+_LIST_OPENING = re.compile(r"[\W\d]*(?:(?:and\s+)?then\s+|and\s+)?", re.IGNORECASE)
+_LIST_SEPARATOR = re.compile(r"(?:\s*(?:,|/|\+|&|\band\b|\bor\b)\s*|\s+)*")
+
+
+def _opens_a_list(clause: Clause, mention: Mention) -> bool:
+    """Whether a mention is one of a verbless list of the same group that opens its line
+    ('then Cr, LFTs, ferritin monthly'; 'TSH, free T4 and TPO in 6 weeks'): the list plans
+    each of its items."""
+    opening = _LIST_OPENING.match(clause.text)
+    at = opening.end() if opening else 0
+    for other in clause.mentions:
+        if other.start >= mention.start:
+            break
+        if not other.text or other.start < at:
+            continue
+        if other.group != mention.group or other.action is not None or other.negated or (
+                not _LIST_SEPARATOR.fullmatch(clause.text[at:other.start])):
+            return False
+        at = other.end
+    return at > 0 and bool(_LIST_SEPARATOR.fullmatch(clause.text[at:mention.start])) and (
+        at > (opening.end() if opening else 0) or bool(opening and opening.group(0).strip()))
 # 'Paxlovid at the renal dose - nirmatrelvir 150 mg + ritonavir 100 mg BID x 5 days': a short
 # verbless label naming the drug, then a dash, then its regimen (as after a colon).
 _DASH_LEAD = re.compile(r"\s*[\w /&:,'()-]{1,45}?\s[-\u2013\u2014]\s+")
@@ -1877,9 +1900,18 @@ _IN_PLACE_OF = re.compile(r"\b(?:replac\w*|instead of|in place of|alternatives? 
 def _names_in_condition(clause: Clause, concepts: Iterable[str]) -> bool:
     """Whether the clause's condition names one of the concepts: 'once he is off oxycodone,
     naltrexone', not 'if he expects heavy drinking, naltrexone, and skip oxycodone that day'."""
-    spans = [m.span() for m in _CONDITION_SPAN.finditer(clause.text)]
+    spans = [_to_the_arrow(clause.text, m.span()) for m in _CONDITION_SPAN.finditer(clause.text)]
     return any(a <= m.start < b for m in clause.mentions if set(m.concepts) & set(concepts)
                for a, b in spans) or not spans and _names_any(clause, concepts)
+
+
+def _to_the_arrow(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """'admit if dyspnea, confusion, Hb < 8 or parasitemia >= 10% -> exchange transfusion': a
+    condition written before an arrow lists its triggers up to the arrow, commas and all."""
+    arrow = text.find(" -> ", span[1])
+    if arrow < 0 or ";" in text[span[1]:arrow]:
+        return span
+    return span[0], arrow
 
 
 def _trigger_after(clause: Clause, mention: Mention, concepts: Iterable[str]) -> bool:

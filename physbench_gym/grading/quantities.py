@@ -35,9 +35,11 @@ _TABLETS = re.compile(
     rf"(?P<u4>mg|mcg|g|milligrams?)\s+{_TABLET}"
     rf"|(?P<s5>{_NUMBER})[\s-]*(?P<u5>mg|mcg|g)\s+{_TABLET}\s*[x\u00d7]\s*(?P<n5>{_COUNT})\b"
     # '5 tabs of 3 mg': the count of tablets of a strength
-    rf"|\b(?P<n6>{_COUNT})\s+{_TABLET}\s+of\s+(?P<s6>{_NUMBER})[\s-]*(?P<u6>mg|mcg|g)\b",
+    rf"|\b(?P<n6>{_COUNT})\s+{_TABLET}\s+of\s+(?P<s6>{_NUMBER})[\s-]*(?P<u6>mg|mcg|g)\b"
+    # '14 mg/kg -> 1080 mg = 3 x 360 mg': the tablets that make up the dose, after its '='
+    rf"|(?<==)\s*(?P<n7>{_COUNT})\s*[x\u00d7]\s*(?P<s7>{_NUMBER})[\s-]*(?P<u7>mg|mcg|g)\b",
     re.IGNORECASE)
-_TABLET_GROUPS = tuple(tuple(f"{kind}{i}" for i in ("", "2", "3", "4", "5", "6"))
+_TABLET_GROUPS = tuple(tuple(f"{kind}{i}" for i in ("", "2", "3", "4", "5", "6", "7"))
                        for kind in "nsu")
 _DIMENSIONS_OF = re.compile(rf"(?<![\w.])(?P<a>{_NUMBER})\s*(?:cm|mm)?\s*[x\u00d7]\s*"
                             rf"(?P<b>{_NUMBER})"

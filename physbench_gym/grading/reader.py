@@ -52,8 +52,11 @@ _BUT_OFFERED = re.compile(
     r"(?:still\s+)?(?:an?\s+)?(?:option|alternative|acceptable|reasonable|fine|useful))\b",
     re.IGNORECASE)
 # 'No naloxone at home', 'no epinephrine pen on hand': what the patient has, not a refusal.
-_POSSESSED = re.compile(r"\s+(?:(?:kit|spray|pens?|auto-?injectors?|supply|tablets?)\s+)?"
-                        r"(?:at home|in the (?:home|house)|on hand|with (?:him|her|them))\b",
+_POSSESSED = re.compile(r"\s+(?:(?:kit|spray|pens?|auto-?injectors?|supply|tablets?|results?|"
+                        r"reports?)\s+)?"
+                        r"(?:at home|in the (?:home|house)|on hand|with (?:him|her|them)"
+                        # 'no echo on file', 'no prior MRI in the chart': what the record holds
+                        r"|on file|on record|in (?:the|her|his) (?:chart|record|records|EHR))\b",
                         re.IGNORECASE)
 REPORTING_SECTIONS = frozenset({"history", "medications", "data"})
 PAST_SECTIONS = frozenset({"history", "medications"})
@@ -324,6 +327,11 @@ def _read(text: str, today: date | None = None) -> Note:
                 clause = dataclasses.replace(clause, topic=frozenset().union(
                     *(m.concepts for m in lead.mentions)))
                 clause = _values_of_run_in_label(clause, lead)
+                if clauses[-1] is lead and (judged := _verdict_on_run_in_label(clause, lead)):
+                    clause = judged  # the label names what the verdict judges: the label too
+                    clauses[-1] = dataclasses.replace(lead, mentions=tuple(
+                        dataclasses.replace(m, action=judged.mentions[0].action, deciding=True)
+                        if m.group in ("drug", "test") else m for m in lead.mentions))
         if line.kind != "item":
             if problem[0] is not line:
                 problem_drugs = tuple(m for m in clause.mentions if m.group == "drug"
@@ -386,6 +394,29 @@ def _arrow_branches(clauses: list[Clause]) -> list[Clause]:
     return clauses
 
 
+# A verdict with no subject of its own: 'Not needed now.', 'No.', 'Contraindicated here.'
+_BARE_VERDICT = re.compile(r"[\W_]*(no\s*(?:[.!;,]|-\s|$)|(?:not\s+(?:needed|indicated|recommended|"
+                           r"necessary|advised|warranted|required|appropriate|now|yet|at this "
+                           r"time|at present)|contraindicated|unnecessary)\b)", re.IGNORECASE)
+
+
+def _verdict_on_run_in_label(clause: Clause, lead: Clause) -> Clause | None:
+    """'**Colonoscopy.** Not needed now.', 'Tinidazole: contraindicated in ...': a verdict
+    that opens the sentence after a run-in label naming one test or drug judges that test or
+    drug."""
+    named = [m for m in lead.mentions if m.group in ("drug", "test")]
+    verdict = _BARE_VERDICT.match(clause.text)
+    if len(named) != 1 or verdict is None or any(m.group in ("drug", "test") and m.text
+                                                 and m.start < 40 for m in clause.mentions):
+        return None
+    judged = dataclasses.replace(named[0], start=0, end=0, text="", negated=False,
+                                 action=Action("avoid", verdict.group(1).lower(), 0),
+                                 later=(), deciding=True)
+    # (a drug the verdict was taken to elide from earlier lines gives way to the label's)
+    return dataclasses.replace(clause, mentions=(judged, *(
+        m for m in clause.mentions if m.text or m.group not in ("drug", "test"))))
+
+
 def _values_of_run_in_label(clause: Clause, lead: Clause) -> Clause:
     """'**Platelet count.** 262 pre-op, 214 on POD 1 and 284 today': the numbers after a
     run-in label that names one test are that test's values."""
@@ -427,6 +458,11 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
             if m.group in ("drug", "test") and (m.action is None or (
                 m.action.start <= 3 and not m.action.negated)) else m
             for m in clause.mentions))
+    if refused and refused.group(1).lower() == "not":  # 'Not: head CT; not angiography now':
+        return dataclasses.replace(clause, mentions=tuple(  # a bare 'Not' label's own line
+            dataclasses.replace(m, action=Action("avoid", "not", 0), deciding=True)
+            if m.group in ("drug", "test") and m.start > colon and m.action is None
+            and not m.negated else m for m in clause.mentions))
     forbidding = _FORBIDDING_LABEL.match(lead.text)
     if forbidding and clause is not lead and not clause.text.lstrip().lower().startswith((
             "no ", "not ", "do not", "don't", "never")):
@@ -479,10 +515,10 @@ _DENYING_LABEL = re.compile(r"\W*(?:what (?:it|this) is not|what (?:it|this) isn
                             r"excluded)|not supported|unlikely)\W*:", re.IGNORECASE)
 
 
-# A label that turns down every item of its line: 'Not ordered: A; B; C'.
+# A label that turns down every item of its line: 'Not ordered: A; B; C', 'Not: A; B'.
 _REFUSING_LABEL = re.compile(r"\W*((?:not|no|do not|don't)\s+"
                              r"(?:ordered|order|recommended|indicated|"
-                             r"needed|started|given|prescribed|advised))\W*:", re.IGNORECASE)
+                             r"needed|started|given|prescribed|advised)|not)\W*:", re.IGNORECASE)
 
 
 # A label whose 'not' governs the verb each item of its line opens with: 'Do not: give X;
@@ -899,6 +935,20 @@ def _about_last_test(clause: Clause, paragraph: list[Clause]) -> Clause:
     return dataclasses.replace(clause, topic=clause.topic | tests[0].concepts | tests[-1].concepts)
 
 
+# A question opening with its interrogative: where the question begins when the line before
+# it, with no period, was run into it ('... (migraine with aura) Can she continue the COC?').
+_INTERROGATIVE = re.compile(r"(?<![\w-])(?:Can|Could|Should|Shall|Is|Are|Does|Do|Did|Will|Would|"
+                            r"May|What|Which|How|Why|When|Where|Who|Any)\b")
+
+
+def _question_start(text: str) -> int:
+    """Where the last question in a clause begins (0 when none is found)."""
+    if not text.rstrip(" *_").endswith("?"):
+        return 0
+    starts = [m.start() for m in _INTERROGATIVE.finditer(text)]
+    return starts[-1] if starts else 0
+
+
 def _continue_subject(clause: Clause, previous: Clause) -> Clause:
     """A clause goes on about what the one before it measured ('PCE 10-year risk: 12.2%.'
     then 'Risk category: intermediate'); an answer goes on about its question ('What is his
@@ -928,7 +978,11 @@ def _continue_subject(clause: Clause, previous: Clause) -> Clause:
                                  clause.quantity_status(own[0]), (), None, (), own, False))
     if answer:  # 'Yes' takes the question's decision or finding, 'No' turns it down
         no = answer.group(1).lower() != "yes"
+        asked_from = _question_start(previous.text) if not query else 0
         for m in previous.mentions:
+            if m.text and m.start < asked_from:
+                continue  # 'MEC category: 4 (migraine with aura) Can she continue the COC?'
+
             statuses = m.statuses - {COUNTERFACTUAL, POSSIBLE, HISTORICAL}
             if m.action is not None:
                 action = dataclasses.replace(m.action, start=0, negated=no)
@@ -1012,10 +1066,10 @@ def _in_aside(text: str, at: int, start: int = 0) -> bool:
     return text.count("(", start, at) > text.count(")", start, at)
 
 
-# ('A: No.' labels the answer to a 'Q: ...?' line)
-_ANSWER = re.compile(r"[\s:]*(?:a\s*\d*\s*[:.)-]\s*)?(yes|no|(?=not\s+(?:indicated|recommended|"
-                     r"needed|necessary|advised|warranted|today|now|yet|at this time|"
-                     r"at present)\b))\b", re.IGNORECASE)
+# ('A: No.' labels the answer to a 'Q: ...?' line; '-> NO' gives it with an arrow)
+_ANSWER = re.compile(r"[\s:]*(?:a\s*\d*\s*[:.)-]\s*|(?:->|=>|=)\s*)?(yes|no|"
+                     r"(?=not\s+(?:indicated|recommended|needed|necessary|advised|warranted|"
+                     r"today|now|yet|at this time|at present)\b))\b", re.IGNORECASE)
 # A heading that names what the referring clinician asked about ('#3 PCP query re oral
 # cephalexin'): the lines under it answer it.
 _QUERY_LINE = re.compile(r"\W*(?:#?\d+[.)]?\s*)?"
@@ -2170,6 +2224,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _results_after_without(text, mentions)
     mentions = _order_carried_past_then(mentions)
     mentions = _dash_verdict(text, mentions)
+    mentions = _name_in_aside(text, mentions)
     mentions = _dash_no_monitoring(text, mentions)
     mentions = _examples_of_negated_head(text, mentions)
     mentions = _unsupported_findings(text, mentions)
@@ -2537,8 +2592,10 @@ _GENERIC_SUBJECT = re.compile(r"^\W*(?:an?\s+)?(?:(?!her\b|his\b|their\b|this\b|
                               r"[a-z-]+\s+(?:or|and)\s+)?$", re.IGNORECASE)  # 'A painless or'
 _GENERIC_PREDICATE = re.compile(
     r"[^.;:]{0,50}?\b(?:would\s+not|wouldn't|could\s+not|couldn't|usually|typically|generally|"
-    r"tends?\s+to|classically|would\s+(?:also\s+)?[a-z]+)\b",
-    re.IGNORECASE)
+    r"tends?\s+to|classically|would\s+(?:also\s+)?[a-z]+"
+    # 'ITP gives a true low count ... - not clumps': what such a disease presents with
+    r"|(?:gives|causes|produces|shows|presents\s+with)\s+(?:an?|no)|is\s+characteri[sz]ed\s+by"
+    r")\b", re.IGNORECASE)
 _REASON_BEFORE = re.compile(r"\b(?:since|because|as)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 _IN_PREGNANCY = re.compile(r"\b(?:in|during)\s+(?:early\s+)?pregnancy\b|\bin\s+the\s+first\s+"
                            r"trimester\b|\bif\s+(?:she\s+)?(?:is|becomes|gets)\s+pregnant\b"
@@ -2561,7 +2618,11 @@ _SINCE_THE = re.compile(r"\b(?:after|since|following)\s+(?:the|her|his|their)\s+
                         re.IGNORECASE)
 _CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|change|switch|"
                           r"taper|stop|withdrawal)\b", re.IGNORECASE)
-_OPTIONS_LEAD = re.compile(r"\W*(?:the\s+)?(?:(?:other|further|additional|treatment|therapeutic|"
+# (and with its subject: 'She has other options:', 'There are other choices:')
+_OPTIONS_LEAD = re.compile(r"\W*(?:(?:she|he|they|you|we)\s+(?:also\s+)?(?:has|have)\s+|"
+                           r"there\s+are\s+(?:also\s+)?|(?:her|his|their|your)\s+)?"
+                           r"(?:the\s+)?(?:(?:several|some|a few|two|three|many)\s+)?"
+                           r"(?:(?:other|further|additional|treatment|therapeutic|"
                            r"management|definitive)\s+)?"
                            r"(?:options?|alternatives?|choices?)\s*(?::|include\b|are\b)",
                            re.IGNORECASE)
@@ -2710,6 +2771,24 @@ _NEW_PART = re.compile(r"[,;:(]|\band\b", re.IGNORECASE)  # where what nothing p
 _BEFORE_EVENT = re.compile(r"\bbefore\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
 
 
+def _name_in_aside(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Deferasirox (Jadenu) 14 mg/kg PO daily', 'apixaban (Eliquis) 5 mg': a drug's other name
+    in an aside right after it is the same drug; the dose and verbs after the aside are the
+    drug's, one mention."""
+    out: list[Mention] = []
+    for m in mentions:
+        head = out[-1] if out else None
+        if head is not None and head.group == m.group == "drug" and m.text and (
+                head.concepts & m.concepts) and head.action is None and not head.quantities and (
+                re.fullmatch(r"\s*\(\s*", text[head.end:m.start])) and (
+                re.match(r"\s*\)", text[m.end:])) and head.statuses == m.statuses:
+            out[-1] = dataclasses.replace(m, concepts=head.concepts | m.concepts,
+                                          text=head.text, start=head.start)
+            continue
+        out.append(m)
+    return out
+
+
 def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
     """'Planned fluoroquinolone prophylaxis in a patient with AAA - should be avoided': a
     verdict after the clause's last dash judges the drugs and tests named before it."""
@@ -2717,8 +2796,14 @@ def _dash_verdict(text: str, mentions: list[Mention]) -> list[Mention]:
     if verdict is None:
         return mentions
     action = Action("avoid", verdict.group(1).lower(), verdict.start(1))
+    for_now = verdict.group(1).lower().startswith(_FOR_NOW)  # '... if still uncontrolled, which
     return [dataclasses.replace(m, action=action, later=()) if m.end <= verdict.start()
-            and m.group in ("drug", "test") and not m.negated else m for m in mentions]
+            and m.group in ("drug", "test") and not m.negated and not (  # we would start then
+                for_now and m.has(CONDITIONAL, LATER)) else m  # - not now': the later step
+            for m in mentions]
+
+
+_FOR_NOW = ("not now", "not yet", "not at this time", "not at present", "not today", "not for now")
 
 
 def _dash_no_monitoring(text: str, mentions: list[Mention]) -> list[Mention]:
@@ -2982,10 +3067,11 @@ _LAPSE = re.compile(r"\s+(?:lapse|run\s+out|stop|be\s+(?:stopped|missed|delayed|
 _DASH_VERDICT = re.compile(r"(?:\s-|\s*:)\s*(should be avoided|must be avoided|is best avoided|"
                            r"to be avoided|avoid|contraindicated|is contraindicated|"
                            r"not recommended|not advised|not needed|not necessary|not required|"
-                           r"not indicated|unnecessary|not warranted|"
+                           r"not indicated|unnecessary|not warranted|not now|not yet|"
                            # 'Rechallenge: not allowed', 'Re-dosing - not permitted'
                            r"(?:is\s+|are\s+)?(?:not|never)\s+(?:allowed|permitted|an\s+option|"
                            r"appropriate|safe)|forbidden|prohibited|"
+                           r"not at this time|not at present|not today|not for now|"
                            r"none (?:is |are )?(?:indicated|needed|necessary|required|warranted|"
                            r"recommended))\s*[.!]?\s*$", re.IGNORECASE)
 _COMPLEMENT_GAP = re.compile(r"\s+(?:with|using)\s+(?:\w+\s+)?|\s*(?:,|or|and|/|nor)\s*",
@@ -3077,7 +3163,10 @@ _ARROW_EVENT = re.compile(r"\b(?:if|when|sudden(?:ly)?|growth|grows|enlarg\w*|st
                           r"unchanged|"
                           r"progress\w*|"
                           r"fails?|persists?|relapses?|recurs?|worsens?|improves?|resolves?|"
-                          r"rises?|falls?|intoleran\w*)\b", re.IGNORECASE)
+                          r"rises?|falls?|intoleran\w*|"
+                          # 'Colonoscopy contingency: ...', 'Fallback: ...': a label of what
+                          r"contingenc(?:y|ies)|fallback|back-?up plan)\b",  # waits on a trigger
+                          re.IGNORECASE)
 
 
 # A label naming an event, before what it triggers: 'Growth on follow-up: PET/CT'.
@@ -3116,7 +3205,8 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
     # '20 cig/d + age >35 -> combined OCP excluded': an age bound is a fact, not a trigger
     if section == "assessment":
         triggers = [t for t in triggers if t not in "<>"]
-    if not (planned and triggers or _ARROW_EVENT.search(text, 0, arrow)):
+    if not (planned and triggers or _ARROW_EVENT.search(text, 0, arrow)
+            or _ANY_OPENING.match(text)):  # 'Any alarm feature -> expedited colonoscopy'
         return mentions
     def where(m: Mention) -> int:  # an elided drug sits where its verb is
         return m.start if m.text or m.action is None else m.action.start
@@ -3126,6 +3216,8 @@ def _arrow_contingency(text: str, mentions: list[Mention], actions: tuple[Action
 
 
 _AGE_BEFORE = re.compile(r"\bage\s*$", re.IGNORECASE)
+# 'Any bleeding -> ...', 'Any of these -> ED': whatever may come, a trigger by its quantifier.
+_ANY_OPENING = re.compile(r"[\W\d]*(?:any|should\s+(?:there|she|he|they)\b)\b", re.IGNORECASE)
 # A step written with the one condition it waits for: 'Endometrial biopsy -> only if TVUS shows
 # endometrium >4 mm', 'MRI: only if symptoms progress'.
 _ONLY_IF_AFTER = re.compile(r"(?:[^;>:]{0,40}?(?:->|:)\s*|[^;>:,.()]{0,25}?\s)"
@@ -3416,6 +3508,9 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
                   and s.start_char - offset < _own_subject_from(text, end, next_start)
                   and not (s.text.lower() == "rx" and _RX_NOUN.fullmatch(
                       text, end, s.start_char - offset))  # 'd/c her X 20 mg Rx': the noun
+                  and not (_in_aside(text, s.start_char - offset, end) and _OWN_OBJECT.match(
+                      text, s.end_char - offset))  # 'without estrogen (continue topical
+                  # therapy)': an aside's verb with its own object is its own step
                   and not (_MODAL_BEFORE.search(text, 0, s.start_char - offset)
                            and _HARMED_OBJECT.match(text, s.end_char - offset))
                   and (side != "after" and not _has_object(s, spans)
@@ -3520,6 +3615,8 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
             not _KEEP_VERB.match(action.text)) and _STABLE_SO_FAR.match(
                 text, action.start + len(action.text)):
         status = status | {HISTORICAL}  # 'methadone 90 mg daily, unchanged for 3 years'
+    if _span_group(span) == "finding" and _unlikely_by_estimate(text, begin, end):
+        status = status | {POSSIBLE}  # '5. IBD (<5%).': a ranked differential's long shot
     if _span_group(span) == "finding" and _CLASS_OF_PATIENTS.search(text, 0, begin):
         status = status | {COUNTERFACTUAL}  # 'extended therapy is reserved for unprovoked VTE'
     if _PATIENTS_WHO.search(text, 0, begin):  # 'molnupiravir is reserved for patients who
@@ -3528,6 +3625,11 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     if negation is not None and (negation.text == "never" or negation.text.lower() == "no" and (
             _EVER_AFTER.match(text, end))) and action is None and _span_group(span) == "test":
         negated, status = False, status | {HISTORICAL}  # 'never EGD': never had one
+    if _OWN_STOP_AFTER.match(text, end) and _TIME_CLAUSE_BEFORE.search(text, 0, begin):
+        # 'start the POP the same day the COC stops', '4 weeks after BQT ends': the drug's
+        # course ending is the time of another step, no decision on the drug
+        action, later, negated = None, (), False
+        status = status | {ATTRIBUTE}
     if negated and action is None and _POSSESSED.match(text, end):
         negated, status = False, status | {ATTRIBUTE}  # 'no naloxone at home': what he has
     if action is not None and action.decision == "avoid" and (
@@ -3542,6 +3644,31 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
     deciding = any(a is not None and _present(a) for a in (action, *later))
     return Mention(concept_ids, span.text, begin, end, _span_group(span), status, cues, action,
                    later, attached, negated and action is None, deciding)
+
+
+# A diagnosis opening its line with the writer's estimate of its probability: 'IBD (<5%)',
+# 'Celiac disease (~5-10%, must exclude)', 'Lymphoma (unlikely, <2%)'.
+_ESTIMATE_AFTER = re.compile(r"\s*\((?:[a-z][\w ]{0,30},\s*)?(?:[<~]|about\s+|approx\.?\s*)?\s*"
+                             r"(?:\d+(?:\.\d+)?\s*%?\s*-\s*)?(\d+(?:\.\d+)?)\s*%"
+                             r"(?:\s*(?:probability|likelihood|chance))?(?:,\s*[^()]{0,40})?\)",
+                             re.IGNORECASE)
+_LINE_OPENING = re.compile(r"[\W\d]*(?:[a-z]\.\s+)?", re.IGNORECASE)
+
+
+def _unlikely_by_estimate(text: str, begin: int, end: int) -> bool:
+    """Whether a diagnosis opening its clause is given a probability below one half."""
+    estimate = _ESTIMATE_AFTER.match(text, end)  # not a measured share: 'Weight loss (6%)'
+    return bool(estimate) and float(estimate.group(1)) < 50 and bool(
+        _LINE_OPENING.fullmatch(text[:begin])) and bool(re.search(
+            r"[<a-z]|\d\s*%?\s*-", estimate.group(0), re.IGNORECASE))
+
+
+_OWN_STOP_AFTER = re.compile(r"\s+(?:(?:pack|course|taper|prescription|supply)\s+)?"
+                             r"(stops|ends|finishes|runs out|is (?:stopped|discontinued|finished)"
+                             r"|has (?:stopped|ended|finished))\b", re.IGNORECASE)
+_TIME_CLAUSE_BEFORE = re.compile(r"\b(?:day|days|time|moment|week|when|once|as soon as|after|"
+                                 r"until|till)\s+(?:that\s+)?(?:the|her|his|their|this)?\s*$",
+                                 re.IGNORECASE)
 
 
 # 'stop the 20 mg prescription so only the 10 mg taper is dispensed': what the step is for,

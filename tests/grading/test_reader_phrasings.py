@@ -4215,3 +4215,172 @@ def test_reader_p12f3_structures_code_block_course_outcome_request_threshold_sca
     visit is arranged at; a scale's field under the diagnosis field; a verdict on a step
     named as a field ('Restart: not allowed')."""
     assert grade(spec, note) is passed
+
+
+P12F2_NO_CHC = {"note_never": {"concept": ["combined_hormonal_contraceptive"]}}
+P12F2_NO_HEAD_CT = {"note_never": {"concept": ["head_ct"], "allow_contingency": True}}
+P12F2_NO_WARFARIN = {"note_never": {"concept": ["warfarin"]}}
+P12F2_TTE = {"note_decision": {"concept": ["echocardiogram"], "action": ["order"]}}
+P12F2_BRAIN_MRI = {"note_decision": {"concept": ["brain_mri"], "action": ["order"]}}
+P12F2_SCOPE_ONLY_IF = {"note_never": {"concept": ["colonoscopy"], "allow_contingency": True}}
+P12F2_EGD_ONLY_IF = {"note_never": {"concept": ["egd"], "allow_contingency": True}}
+P12F2_NO_SCOPE = {"note_decision": {"concept": ["colonoscopy"], "action": ["avoid"]}}
+P12F2_NO_EGD = {"note_decision": {"concept": ["egd"], "action": ["avoid"]}}
+P12F2_NO_MRI = {"note_decision": {"concept": ["brain_mri"], "action": ["avoid"]}}
+P12F2_IBS_NOT_IBD = {"note_finding": {"concept": ["post_infectious_ibs"],
+                                      "opposite": ["inflammatory_bowel_disease"]}}
+P12F2_PSEUDO_NOT_ITP = {"note_finding": {"concept": ["pseudothrombocytopenia"],
+                                         "opposite": ["immune_thrombocytopenia"], "topic": True}}
+P12F2_NO_PAPILLEDEMA = {"note_finding": {"concept": ["normal_tympanic_membrane"],
+                                         "opposite": ["papilledema"]}}
+P12F2_MIGRAINE_AURA = {"note_finding": {"concept": ["migraine_with_aura"]}}
+P12F2_APIXABAN_5 = {"note_decision": {"concept": ["apixaban"], "action": ["start"],
+                                      "dose": {"value": 5, "unit": "mg"}}}
+P12F2_DEFERASIROX_1080 = {"note_decision": {"concept": ["deferasirox"], "action": ["start"],
+                                            "dose": {"value": 1080, "unit": "mg"}}}
+P12F2_FERRITIN_MONTHLY = {"note_decision": {"concept": ["ferritin"], "action": ["order"],
+                                            "every": {"min": 0.032, "max": 0.143}}}
+P12F2_SCOPE_ON_HB = {"note_never": {"concept": ["colonoscopy"], "allow_contingency": True,
+                                     "contingency_on": ["hemoglobin", "weight_loss"]}}
+P12F2_TSH_MONTHLY = {"note_decision": {"concept": ["tsh"], "action": ["order"],
+                                       "every": {"min": 0.032, "max": 0.143}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a mnemonic's letter spelled out after a dash names the section by its words: 'P -
+    # Patient summary' reports (it is no 'P' plan), 'A - Action list' plans
+    (P12F2_NO_CHC, "P - Patient summary:\n29F on ethinyl estradiol 0.035 mg / norgestimate "
+     "for 5 years.\nA - Action list:\n- Stop the combined pill today.", True),
+    (P12F2_NO_CHC, "B \u2014 Background:\nOn a combined oral contraceptive 0.03 mg for 3 "
+     "years.\n\nR \u2014 Recommendation:\n- Stop the combined pill.", True),
+    (P12F2_NO_WARFARIN, "P \u2013 Presentation:\nWarfarin 5 mg daily since 2019.\n\nA \u2013 "
+     "Action list:\n- Stop warfarin now.", True),
+    (P12F2_NO_CHC, "P - Plan:\nEthinyl estradiol 0.035 mg / norgestimate daily.", False),
+    # an answer written after an arrow or '=' answers the question before it
+    (P12F2_NO_PAPILLEDEMA, "Fundus: papilledema? -> NO (sharp discs).", True),
+    (P12F2_NO_PAPILLEDEMA, "Dilated exam 3/2: disc swelling? => No, margins crisp.", True),
+    (P12F2_NO_PAPILLEDEMA, "Optic discs: papilloedema? = no", True),
+    (P12F2_NO_PAPILLEDEMA, "Fundus: papilledema? -> YES, bilateral.", False),
+    # a bare 'Not:' label turns down the items of its line
+    (P12F2_NO_HEAD_CT, "Imaging: MRI brain ordered.\nNot: non-contrast head CT; not catheter "
+     "angiography now.", True),
+    (P12F2_NO_WARFARIN, "Anticoagulant: apixaban 5 mg BID.\nNOT: warfarin (labile INRs)",
+     True),
+    (P12F2_NO_HEAD_CT, "Not: CT of the head, not an LP first.", True),
+    (P12F2_NO_HEAD_CT, "Plan:\nNow: non-contrast head CT; then MRI.", False),
+    # 'no X on file' says what the record holds, it does not turn the test down
+    (P12F2_TTE, "Structure: unknown, no echo on file.\nPlan:\n- TTE ordered.", True),
+    (P12F2_BRAIN_MRI, "Prior imaging: no MRI brain in the chart.\nPlan:\n- MRI brain ordered.",
+     True),
+    (P12F2_TTE, "LV function: no echocardiogram results on record.\nPlan: TTE - ordered.", True),
+    (P12F2_TTE, "No echo needed.\nPlan:\n- TTE ordered.", False),
+    # 'Any X -> Y': the quantifier makes X a trigger, Y what it would bring
+    (P12F2_SCOPE_ONLY_IF, "Plan:\n- Any rectal bleeding or weight loss -> urgent colonoscopy.",
+     True),
+    (P12F2_EGD_ONLY_IF, "Plan:\n- Any dysphagia, hematemesis or anemia -> expedited EGD.", True),
+    (P12F2_SCOPE_ONLY_IF, "Plan:\n- any of these (melena, iron deficiency) -> colonoscopy",
+     True),
+    (P12F2_SCOPE_ONLY_IF, "Plan:\n- Rectal bleeding today -> colonoscopy.", False),
+    # 'E in a patient with suspected A makes B unlikely': the verdict judges B, not A
+    (P12F2_IBS_NOT_IBD, "A normal calprotectin in a patient with suspected IBS-D makes IBD very "
+     "unlikely.", True),
+    (P12F2_IBS_NOT_IBD, "Normal CRP and albumin with probable post-infectious IBS renders "
+     "Crohn's disease unlikely.", True),
+    (P12F2_IBS_NOT_IBD, "Assessment: likely IBS-D; a fecal calprotectin of 20 makes ulcerative "
+     "colitis very unlikely.", True),
+    (P12F2_IBS_NOT_IBD, "Suspected IBS-D is unlikely; IBD is probable.", False),
+    # a ranked differential: an item with a low probability estimate is a possibility only
+    (P12F2_IBS_NOT_IBD, "Differential:\n1. Post-infectious IBS-D (most likely, ~70%).\n2. IBD "
+     "(<5%).", True),
+    (P12F2_IBS_NOT_IBD, "Likely IBS-D.\nOther causes:\n- Crohn's disease (about 5-10%, "
+     "calprotectin normal)", True),
+    (P12F2_IBS_NOT_IBD, "Likely IBS-D. Ulcerative colitis (unlikely, 3%).", True),
+    (P12F2_IBS_NOT_IBD, "Likely IBS-D.\n2. Crohn's disease (likely, 60%).", False),
+    # a run-in label, then a verdict with no subject of its own: the verdict judges the label
+    (P12F2_NO_SCOPE, "**Colonoscopy.** Not needed now. She is under 45.", True),
+    (P12F2_NO_EGD, "**EGD.** Not indicated at this time; her reflux is typical.", True),
+    (P12F2_NO_MRI, "MRI brain: Not warranted given a normal exam.", True),
+    (P12F2_NO_SCOPE, "**Colonoscopy.** Arranged for next week.", False),
+    # 'Label: not now' turns the label's test down for now
+    (P12F2_NO_SCOPE, "colonoscopy: not now", True),
+    (P12F2_NO_EGD, "Repeat EGD: not at this time", True),
+    (P12F2_NO_MRI, "MRI brain - not yet", True),
+    (P12F2_NO_MRI, "MRI brain: now", False),
+    (P12F2_NO_MRI, "If headaches persist, the next step is MRI brain, which neurology would "
+     "order - not now.", False),
+    # a label naming a contingency makes its line wait on the trigger
+    (P12F2_SCOPE_ONLY_IF, "Colonoscopy contingency: colonoscopy with random biopsies for "
+     "microscopic colitis.", True),
+    (P12F2_EGD_ONLY_IF, "Plan:\nFallback: EGD with duodenal biopsies.", True),
+    (P12F2_SCOPE_ONLY_IF, "Plan:\n- Scope contingency: colonoscopy with biopsies.", True),
+    (P12F2_SCOPE_ONLY_IF, "Colonoscopy plan: colonoscopy with random biopsies.", False),
+    # what a disease presents with, told of the disease, is not said of this patient
+    (P12F2_PSEUDO_NOT_ITP, "EDTA pseudothrombocytopenia. ITP gives a true low count with single "
+     "platelets - not clumps.", True),
+    (P12F2_PSEUDO_NOT_ITP, "Pseudothrombocytopenia is most likely. Immune thrombocytopenia "
+     "produces a real drop in the count, not aggregates.", True),
+    (P12F2_PSEUDO_NOT_ITP, "Likely platelet clumping (pseudothrombocytopenia). ITP is "
+     "characterized by isolated thrombocytopenia without clumps.", True),
+    (P12F2_PSEUDO_NOT_ITP, "Pseudothrombocytopenia unlikely. This is ITP.", False),
+    # a 'Yes/No' answers the question, not the line run into it before the question
+    (P12F2_MIGRAINE_AURA, "Reason: new migraine with aura.\n\nMEC category: 4 (migraine with "
+     "aura, stroke risk)\nCan she continue the COC? NO. Stop now.", True),
+    (P12F2_MIGRAINE_AURA, "Assessment: migraine with aura.\n\nDiagnosis: migraine with aura "
+     "(neurology 3/2026)\nShould she stay on the ring? No.", True),
+    (P12F2_MIGRAINE_AURA, "Migraine with aura.\n\nKey finding - migraine with aura\nIs the "
+     "patch an option? No.", True),
+    (P12F2_MIGRAINE_AURA, "Does she have migraine with aura? No.", False),
+    # 'She has other options: ...' offers each option listed
+    (P12F2_NO_CHC, "Start norethindrone 0.35 mg daily. She has other options: an implant, "
+     "or the vaginal ring.", False),
+    (P12F2_NO_CHC, "Start the POP. He also has options: DMPA or a combined pill.", False),
+    (P12F2_NO_CHC, "Start the POP. There are other choices: an IUD or a combined pill.", False),
+    (P12F2_NO_CHC, "Start norethindrone 0.35 mg daily. She has other options: an implant or an "
+     "LNG-IUD.", True),
+    # a drug whose course ending times another step is no decision on it (not started)
+    (P12F2_NO_CHC, "Start the POP today, the same day the COC stops.", True),
+    (P12F2_NO_WARFARIN, "Start apixaban once the warfarin is stopped and INR < 2.", True),
+    (P12F2_NO_CHC, "Begin DMPA the day her combined pill pack ends.", True),
+    (P12F2_NO_CHC, "Start the COC the same day.", False),
+    # a verb inside an aside, with an object of its own, is not a later step on the drug
+    (P12F2_NO_CHC, "Stop the COC. Acne may flare without estrogen (continue topical therapy).",
+     True),
+    (P12F2_NO_WARFARIN, "Stop warfarin. Bruising may settle off warfarin (keep the compression "
+     "stockings).", True),
+    (P12F2_NO_CHC, "Stop the COC. Headaches may ease without the pill (start a diary).", True),
+    (P12F2_NO_WARFARIN, "Hold warfarin (then resume it).", False),
+    # a drug's other name in an aside right after it is the same drug, with the dose after it
+    (P12F2_APIXABAN_5, "AF, CHA2DS2-VASc 3.\nApixaban (Eliquis) 5 mg PO BID. Sent.", True),
+    (P12F2_DEFERASIROX_1080, "Ferritin 3180.\nDeferasirox (Jadenu) 1080 mg PO once daily. "
+     "E-prescribed.", True),
+    (P12F2_APIXABAN_5, "Eliquis (apixaban) 5 mg twice daily. Sent to pharmacy.", True),
+    (P12F2_APIXABAN_5, "AF, CHA2DS2-VASc 3.\nApixaban (Eliquis) 2.5 mg PO BID. Sent.", False),
+    # '1080 mg = 3 x 360 mg': the tablets that make up the dose, not a second dose
+    (P12F2_DEFERASIROX_1080, "Plan:\n- Deferasirox 14 mg/kg -> 1080 mg = 3 x 360 mg PO once "
+     "daily. Sent.", True),
+    (P12F2_APIXABAN_5, "Plan:\n- Start apixaban 5 mg = 2 x 2.5 mg tablets BID.", True),
+    (P12F2_DEFERASIROX_1080, "Plan: start deferasirox 1080 mg =3 x 360 mg daily.", True),
+    (P12F2_DEFERASIROX_1080, "Plan: start deferasirox 720 mg = 2 x 360 mg daily.", False),
+    # a verbless list opening a line (after 'then' or not) shares the line's schedule
+    (P12F2_FERRITIN_MONTHLY, "Cr weekly x 4 wk; then Cr, LFTs, ferritin monthly.", True),
+    (P12F2_TSH_MONTHLY, "Plan:\nThen TSH and free T4 monthly.", True),
+    (P12F2_FERRITIN_MONTHLY, "Monitoring: CBC, CMP, ferritin every 4 weeks.", True),
+    (P12F2_FERRITIN_MONTHLY, "Ferritin was 3180, CBC and CMP monthly.", False),
+    # a condition written before an arrow runs to the arrow, over the commas of its list
+    (P12F2_SCOPE_ON_HB, "Plan:\n- Refer back if bleeding, weight loss, or Hb < 10 -> "
+     "colonoscopy.", True),
+    (P12F2_SCOPE_ON_HB, "Plan:\n- Call if pain, fever, new weight loss -> colonoscopy.", True),
+    (P12F2_SCOPE_ON_HB, "Plan:\n- ED if syncope, melena, Hb under 8 -> urgent colonoscopy.",
+     True),
+    (P12F2_SCOPE_ON_HB, "Plan:\n- Call if pain, fever -> colonoscopy.", False),
+    # I-PASS 'Situation awareness / contingencies' lists triggers, up to the next section
+    (P12F2_SCOPE_ONLY_IF, "S - Situation awareness / contingencies:\n- Colonoscopy for rectal "
+     "bleeding.", True),
+    (P12F2_EGD_ONLY_IF, "S \u2014 Situation awareness:\n- EGD with biopsies for dysphagia.", True),
+    (P12F2_SCOPE_ONLY_IF, "S - Situation awareness and contingencies:\n- colonoscopy, "
+     "anemia.", True),
+    (P12F2_SCOPE_ONLY_IF, "S - Situation awareness / contingencies:\n- Call for bleeding.\n\n"
+     "Plan:\n- Colonoscopy next week.", False),
+])
+def test_reader_p12f2_structures_of_unseen_notes(grade, spec, note, passed):
+    assert grade(spec, note) is passed
