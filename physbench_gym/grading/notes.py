@@ -1506,6 +1506,24 @@ _FREQUENCY_BEFORE = re.compile(r"\b(?:(?:once|twice)[- ])?(?:daily|weekly|monthl
                                r"nightly|quarterly)\s+(?:[a-z-]+\s+)?$", re.IGNORECASE)
 
 
+# A schedule by numbered days: 'day 1, then days 2 to 5', 'on days 2 and 3' (not a
+# postoperative or cycle day, which dates a step rather than counting a course).
+_NUMBERED_DAYS = re.compile(r"(?<!postoperative )(?<!post-op )(?<!cycle )(?<!\d )\bdays?\s+"
+                            r"(\d{1,2})(?:\s*(?:-|to|through|thru|and|&)\s*(\d{1,2}))?\b"
+                            r"(?!\s*(?:h|hrs?|hours?|min|minutes?|wks?|weeks?|mo|months?|days?|"
+                            r"mg|mcg|g|ml|times?|doses?)\b)", re.IGNORECASE)
+
+
+def _last_numbered_day(text: str) -> float | None:
+    """The course length a day-numbered schedule gives (its last day), when it numbers at
+    least two days."""
+    found = [(int(m.group(1)), int(m.group(2) or m.group(1))) for m in _NUMBERED_DAYS.finditer(
+        text)]
+    if not found or len(found) < 2 and found[0][0] == found[0][1]:
+        return None
+    return float(max(end for _, end in found))
+
+
 def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
                   offer: bool = False) -> str | None:
     """None when the dose, timing and schedule asked for are stated; '' when one is missing;
@@ -1539,6 +1557,10 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
             r := args.course.reading(q, args.course.unit or "d", {})) is not None]
         if courses and not any(args.course.accepts(r) for _, r in courses):
             return f"course {_show(courses[0][0])}"
+        last_day = _last_numbered_day(clause.text[mention.end:_segment_end(clause, mention)])
+        if not courses and last_day and args.course.unit in (None, "d") and not (
+                args.course.accepts((last_day, last_day))):
+            return f"course {last_day:g} d"  # '200 mg day 1, then 100 mg days 2 to 5'
     if args.date_contradicts and args.timing is not None:
         dates = [q for q in clause.quantities if q.role == "date" and q.start >= mention.end]
         if dates and not any(args.timing.accepts(r) for r in (

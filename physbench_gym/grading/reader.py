@@ -1332,23 +1332,31 @@ _PROFILE_VERB = re.compile(r"(?:^|[,;(]\s*|\b(?:and|but|while|whereas|as|since|b
 
 
 def _resolve_all_ordered(clause: Clause, previous: Clause) -> Clause:
-    """'A CBC weekly ... and a BMP weekly ... Both are ordered.': a sentence whose subject
-    stands for the tests just named orders them."""
+    """'A CBC weekly ... and a BMP weekly ... Both are ordered.' or 'I have ordered both.': a
+    sentence whose subject or object stands for the tests just named orders them."""
     match = _ALL_ORDERED.match(clause.text)
     tests = [m for m in previous.mentions if m.group == "test" and m.action is None
              and not m.negated and not m.has(HISTORICAL, COUNTERFACTUAL)]
     if not match or not tests or any(m.group == "test" for m in clause.mentions):
         return clause
-    action = Action("order", match.group(1).lower(), match.start(1))
-    ordered = tuple(dataclasses.replace(m, start=0, end=0, text="", action=action)
-                    for m in tests)
+    verb = 1 if match.group(1) else 2
+    action = Action("order", match.group(verb).lower(), match.start(verb))
+    ordered = tuple(dataclasses.replace(m, start=0, end=0, text="", action=action,
+                                        statuses=frozenset(), cues=(), later=())
+                    for m in tests)  # ordered now: not the options they were named as
     return dataclasses.replace(clause, mentions=(*ordered, *clause.mentions))
 
 
-_ALL_ORDERED = re.compile(r"\W*(?:both|all|these|those|they|each|all of these|both of these|"
+_ALL_ORDERED = re.compile(r"\W*(?:(?:both|all|these|those|they|each|all of these|both of these|"
                           r"both tests|these tests)\s+(?:are|were|have been|has been|is)\s+"
                           r"(?:now\s+|already\s+)?(ordered|placed|requested|arranged|scheduled|"
-                          r"booked)\b", re.IGNORECASE)
+                          r"booked)\b"
+                          # 'I have ordered both.', "We've requested all of these today."
+                          r"|(?:i|we)(?:'ve|\s+have)?\s+(?:now\s+|already\s+|just\s+)?"
+                          r"(ordered|placed|requested|arranged|scheduled|booked)\s+"
+                          r"(?:both|all|them|these|those|each)(?:\s+of\s+(?:them|these|those))?"
+                          r"(?:\s+(?:tests|studies|orders))?(?:\s+(?:today|now))?\W*$)",
+                          re.IGNORECASE)
 
 
 def _clause_texts(note_lines: tuple[Line, ...]) -> list[tuple[str, Line]]:

@@ -4384,3 +4384,47 @@ P12F2_TSH_MONTHLY = {"note_decision": {"concept": ["tsh"], "action": ["order"],
 ])
 def test_reader_p12f2_structures_of_unseen_notes(grade, spec, note, passed):
     assert grade(spec, note) is passed
+
+
+AZITHRO_5_DAYS = {"note_decision": {"concept": ["azithromycin"], "action": ["start"],
+                                    "course": {"value": 5, "unit": "d"}}}
+REMDESIVIR_3_DAYS = {"note_decision": {"concept": ["remdesivir"], "action": ["start"],
+                                       "course": {"value": 3, "unit": "d"}}}
+PRAZIQUANTEL_1_DAY = {"note_decision": {"concept": ["praziquantel"], "action": ["start"],
+                                        "course": {"value": 1, "unit": "d"}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    (AZITHRO_5_DAYS, "Start azithromycin 500 mg PO on day 1, then 250 mg PO daily on days 2 to "
+     "5.", True),
+    (AZITHRO_5_DAYS, "Start azithromycin 500 mg day 1 then 250 mg days 2-5.", True),
+    (AZITHRO_5_DAYS, "Start azithromycin 500 mg on day 1, then 250 mg daily on days 2 to 10.",
+     False),
+    (REMDESIVIR_3_DAYS, "Give remdesivir 200 mg IV on day 1, then 100 mg IV on days 2 and 3.",
+     True),
+    (REMDESIVIR_3_DAYS, "Give remdesivir 200 mg IV day 1, then 100 mg IV daily days 2 through "
+     "5.", False),
+    # not a numbered-day schedule: 'in one day, 4 to 6 hours apart'
+    (PRAZIQUANTEL_1_DAY, "Start praziquantel 1200 mg PO twice in one day, four to six hours "
+     "apart.", True),
+])
+def test_a_day_numbered_schedule_gives_the_course_length(grade, spec, note, passed):
+    """'200 mg day 1, then 100 mg days 2 to 5' is a 5-day course: its last numbered day."""
+    assert grade(spec, note) is passed
+
+
+ORDER_BRAIN_MRI = {"note_decision": {"concept": ["brain_mri"], "action": ["order"]}}
+
+
+@pytest.mark.parametrize(("note", "passed"), [
+    ("He needs an echocardiogram for the murmur, the syncope or the dyspnea and a brain MRI "
+     "now. I have ordered both.", True),
+    ("Options are an echocardiogram and a brain MRI. We've requested both today.", True),
+    ("Options are a brain MRI and an echocardiogram. I've placed all of these orders.", True),
+    ("Options are a brain MRI and an echocardiogram. I have not ordered either.", False),
+    ("Options are a brain MRI and an echocardiogram. I ordered both in 2023.", False),
+    ("Options are a brain MRI and an echocardiogram.", False),
+])
+def test_an_order_whose_object_stands_for_the_tests_just_named(grade, note, passed):
+    """'I have ordered both.': the tests of the sentence before are ordered, committed."""
+    assert grade(ORDER_BRAIN_MRI, note) is passed

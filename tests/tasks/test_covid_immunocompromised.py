@@ -179,13 +179,10 @@ WRONG = [
     (None, "choice_reasoned",
      "Immunocompromised. eGFR 46 today. His current eGFR is 82. Start nirmatrelvir 150 mg with "
      "ritonavir 100 mg twice daily for 5 days. Hold simvastatin. No dexamethasone."),
-    # known gaps: a day-numbered 5-day remdesivir course; simvastatin restarted too early
-    pytest.param(RIFAMPIN, "antiviral_documented",
-                 "Immunocompromised. Paxlovid is contraindicated with rifampin. Remdesivir 200 mg "
-                 "IV on day 1 then 100 mg IV daily on days 2 to 5. Continue rifampin. No "
-                 "dexamethasone.",
-                 marks=pytest.mark.xfail(reason="reader: no course length from day-numbered "
-                                         "schedules", strict=True)),
+    # a day-numbered 5-day remdesivir course (its last day is its length)
+    (RIFAMPIN, "antiviral_documented",
+     "Immunocompromised. Paxlovid is contraindicated with rifampin. Remdesivir 200 mg IV on day "
+     "1 then 100 mg IV daily on days 2 to 5. Continue rifampin. No dexamethasone."),
     # a 'Meds: hold ...' paragraph does not open a medication list over the next paragraph
     (None, "antiviral_documented",
      "Immunocompromised. eGFR 46. I have ordered nirmatrelvir 150 mg + ritonavir 100 mg twice "
