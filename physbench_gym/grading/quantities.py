@@ -732,11 +732,12 @@ _OR_BEYOND = re.compile(r"\s*(?:or|and)\s+(?:less|lower|below|under|fewer|more|g
 _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
     (re.compile(rf"(?:(?<!\w)|(?=/))(?:{pattern})(?!\w)", re.IGNORECASE), per_day)
     for pattern, per_day in (  # each alternative a whole word: not the 'tid' of 'antidepressant'
-        (r"(?:single|one[- ]time|once only|one) dose|(?:x|once)\s?1\b|one[- ]off|stat\b|"
+        (r"(?:single|one[- ]time|once only|one) dose|(?:x|once)\s?1\b(?![.,]\d)|one[- ]off|stat\b|"
          r"single[- ]dose|as a single|once(?! (?:daily|a day|weekly|a week|monthly|a month|"
          r"yearly|a year|per|every|each|nightly|in))(?!\s+(?:[\w-]+\s+){0,3}?(?:is|are|has|have|"
          r"was|were|becomes?|finish\w*|complet\w*|he|she|they|it|we|you|the|her|his|their)\b)",
-         "single"),  # not 'once serum calcium is confirmed': a time, not a schedule
+         "single"),  # not 'once serum calcium is confirmed': a time, not a schedule; not the
+        # 'x 1.5' of arithmetic ('40 mg oxycodone x 1.5 = 60 MME'): a factor, not one dose
         (r"every hour|hourly|q\s?1\s?(?:h|hr|hour)\b|qh\b", 24.0),  # 'colchicine 0.6 mg hourly'
         (r"q\s?6\s?(?:h|hr|hrs|hours)|four times (?:a |per )?day|four times daily|qid|q\.i\.d\.?"
          r"|(?<![\d.])4\s?x\s?(?:(?:/|per|a)\s?day|daily)"

@@ -4428,3 +4428,55 @@ ORDER_BRAIN_MRI = {"note_decision": {"concept": ["brain_mri"], "action": ["order
 def test_an_order_whose_object_stands_for_the_tests_just_named(grade, note, passed):
     """'I have ordered both.': the tests of the sentence before are ordered, committed."""
     assert grade(ORDER_BRAIN_MRI, note) is passed
+
+
+P13F1_CHRONIC_MIGRAINE = {"note_finding": {"concept": ["chronic_migraine"],
+                                           "opposite": ["episodic_migraine"]}}
+P13F1_WARM_AIHA = {"note_finding": {"concept": ["warm_aiha"], "opposite": ["cold_agglutinin"]}}
+P13F1_OXY_QID = {"note_decision": {"concept": ["oxycodone"], "action": ["continue"],
+                                   "opposite": [], "dose_required": False,
+                                   "every": {"min": 4, "max": 4}, "required": False}}
+P13F1_PRED_DAILY = {"note_decision": {"concept": ["prednisone"], "action": ["continue"],
+                                      "opposite": [], "dose_required": False,
+                                      "every": {"min": 1, "max": 1}, "required": False}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a change of state named by where it started ('transformation from X', 'evolved from X',
+    # 'converted from X'): X is the state left behind, not a second diagnosis
+    (P13F1_CHRONIC_MIGRAINE, "Dx: chronic migraine. Transformation from episodic migraine over "
+     "the past year.", True),
+    (P13F1_CHRONIC_MIGRAINE, "Impression: chronic migraine. It has converted from episodic "
+     "migraine as her ibuprofen use grew.", True),
+    (P13F1_CHRONIC_MIGRAINE, "Impression: chronic migraine. Transitioned from episodic "
+     "migraine after her move.", True),
+    (P13F1_WARM_AIHA, "Dx: warm AIHA. It evolved from a cold agglutinin disease picture last "
+     "spring.", True),
+    (P13F1_CHRONIC_MIGRAINE, "Impression: chronic migraine. Today this is episodic migraine.",
+     False),
+    # what a different finding would point to ('X would make you think of Y', 'would point to
+    # Y'): the diagnosis of a hypothetical picture, not of this patient
+    (P13F1_WARM_AIHA, "Dx: warm AIHA. A C3d-only DAT with agglutination would make you think "
+     "of cold agglutinin disease.", True),
+    (P13F1_WARM_AIHA, "Dx: warm AIHA. Cold-reactive IgM would point to cold agglutinin disease "
+     "instead.", True),
+    (P13F1_WARM_AIHA, "Dx: warm AIHA; a thermal amplitude near 37 C would make one suspect "
+     "cold agglutinin disease.", True),
+    (P13F1_WARM_AIHA, "Dx: warm AIHA. The agglutination points to cold agglutinin disease.",
+     False),
+    # a multiplication ('20 mg oxycodone x1.5 = 30 MME', '60 kg x 1.0 mg/kg'): a factor of
+    # arithmetic, not the 'x1' of a one-time dose
+    (P13F1_OXY_QID, "1. Continue oxycodone 5 mg four times a day.\n2. Naloxone: she takes 30 "
+     "MME/day (20 mg oxycodone x1.5) and has COPD.", True),
+    (P13F1_OXY_QID, "1. Continue oxycodone 5 mg four times a day.\n2. Rescue kit: 30 MME "
+     "(oxycodone 20 mg \u00d7 1.5) plus a benzodiazepine.", True),
+    (P13F1_PRED_DAILY, "1. Continue prednisone 60 mg once daily.\n2. Dose check: she weighs "
+     "60 kg (prednisone 60 kg x 1.0 mg/kg).", True),
+    (P13F1_OXY_QID, "1. Continue oxycodone 5 mg four times a day.\n2. Extra: she takes "
+     "oxycodone 5 mg x 1 tonight.", False),
+])
+def test_reader_p13f1_change_of_state_hypothetical_pictures_and_arithmetic(grade, spec, note,
+                                                                             passed):
+    """'Transformation from X': X is the state left; 'would make you think of Y': Y is the
+    reading of another picture; 'x 1.5' in arithmetic is a factor, not a one-time dose."""
+    assert grade(spec, note) is passed
