@@ -1302,11 +1302,14 @@ def _listed_to_avoid(clause: Clause, mention: Mention, decision: str) -> str:
     naltrexone', 'Avoid: oxycodone increase, added benzodiazepine' avoid what the verb says."""
     if clause.section != "avoid" or mention.negated or decision not in (
             _POSITIVE | {"increase"}) or mention.has(CONDITIONAL, POSSIBLE, ALTERNATIVE) or (
-            _INSTEAD.search(clause.text)):
+            _INSTEAD.search(clause.text)) or _SPEAKER.search(clause.text):
         return decision  # not 'Eplerenone may be added' in a paragraph under 'What to avoid'
     return "avoid"
 
 
+# A sentence with a speaker says what it says: 'I would, however, proceed with a bone marrow
+# biopsy' answers a question about what to avoid, yet plans the biopsy.
+_SPEAKER = re.compile(r"\b(?:I|we|you|he|she|they|however|but)\b", re.IGNORECASE)
 _INSTEAD = re.compile(r"\b(?:instead|rather|prefer(?:red|ably)?|use|give|try|consider\w*|could|"
                       r"may|might|can|reasonable|acceptable|option)\b", re.IGNORECASE)
 

@@ -4437,6 +4437,8 @@ NO_CEPHALEXIN_NOW = {"note_never": {"concept": ["cephalexin"]}}
 NO_PREDNISONE_NOW = {"note_never": {"concept": ["prednisone"]}}
 NO_TEST_OF_CURE = {"note_never": {"concept": ["test_of_cure"], "action": ["order", "implicit"]}}
 NO_COLONOSCOPY = {"note_never": {"concept": ["colonoscopy"], "action": ["order", "implicit"]}}
+NO_MARROW = {"note_never": {"concept": ["bone_marrow_biopsy"],
+                            "action": ["order", "endorse", "implicit"]}}
 NO_TRAMADOL = {"note_never": {"concept": ["tramadol"], "action": ["start", "increase"]}}
 
 
@@ -4461,6 +4463,9 @@ NO_TRAMADOL = {"note_never": {"concept": ["tramadol"], "action": ["start", "incr
     # near-miss: the item that says what to use instead is still planned
     (NO_ADDED_SSRI, "Avoid: NSAIDs; instead start sertraline 50 mg daily.", False),
     (NO_ADDED_BENZO, "Plan: taper oxycodone; add lorazepam at night.", False),
+    (NO_MARROW, "**Does she need a bone marrow biopsy or a skeletal survey?**\nA survey is not "
+     "needed. I would, however, proceed with a bone marrow biopsy, since her hemoglobin fell.",
+     False),
     # a gerund subject with a modal and its consequence: what it would do, not a plan
     (NO_CEPHALEXIN_NOW, "No urgency to treat; starting cephalexin (or anything aimed at the "
      "swab organisms) now would sterilize the biopsy.", True),
