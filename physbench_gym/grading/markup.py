@@ -63,6 +63,9 @@ _STRAY_EMPHASIS = re.compile(r"\*\*|__|`")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _HTML_BREAK = re.compile(r"<\s*br\s*/?\s*>|</?\s*(?:p|div|li|tr)\s*>", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?\s*[a-zA-Z][^>]*>")
+# The capital letter of an outline's sub-heading: 'D. Do not' under 'III. Recommendations'
+_OUTLINE_LETTER = re.compile(r"^[A-Z][.)]\s+(?=[A-Z])")
+_PROHIBITION_TITLE = re.compile(r"(?:do not|don't|never|not to do)\s*:?", re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|->|=>|[•▪◦➤►☐☑☒]|\(?\d{1,2}[.)]|\(?[a-z][.)]|\[[ xX]\])\s+")
 # '**2. Kidney function.** Creatinine ...': the number of a bold heading is no value
@@ -464,6 +467,7 @@ def lines(note: str) -> tuple[Line, ...]:
     table: list[list[str]] = []
     parent: tuple[int, str] | None = None  # a bare list item that labels the items under it
     rejected_from: str | None = None  # the section a list of rejected options interrupts
+    outline_from: str | None = None  # the section a lettered 'D. Do not' list interrupts
     nested_under: tuple[int, str] | None = None  # '- Agents excluded:' opens a section for
     # the items nested under it: (its indent, the section to go back to)
 
@@ -522,6 +526,23 @@ def lines(note: str) -> tuple[Line, ...]:
             opened_by_label = False
             if asked.group(3).strip():
                 paragraph.append(_inline(asked.group(3)))
+            continue
+        outline = _OUTLINE_LETTER.match(stripped)
+        if outline and _heads_a_list(stripped[outline.end():], raw[index + 1:]) and (
+                outline_from is not None or _PROHIBITION_TITLE.fullmatch(stripped[outline.end():])
+                or section_of(stripped[outline.end():]) == "avoid"):
+            # 'D. Do not' over '1. Prescribe naltrexone' in a lettered outline opens a list of
+            # what to avoid; the next lettered title ('E. Pain support') ends it
+            flush_paragraph()
+            title = _inline(stripped[outline.end():])
+            if outline_from is None:
+                outline_from, section = section, "avoid"
+            else:
+                before, outline_from = outline_from, None
+                section = section_of(title, loose=True) or before
+                if section == "avoid" or _PROHIBITION_TITLE.fullmatch(title):
+                    section, outline_from = "avoid", before  # 'E. Never' after 'D. Avoid'
+            out.append(Line(title, section, "heading"))
             continue
         heading = _heading(stripped)
         if heading is None and _REJECTING_LEAD.search(stripped):

@@ -1297,12 +1297,29 @@ def _offered_instead(clause: Clause, mention: Mention, step: int | None) -> bool
     return bool(re.fullmatch(r"[\s,;]*(?:or|and/or|or else)\s*", between, re.IGNORECASE))
 
 
+def _listed_to_avoid(clause: Clause, mention: Mention, decision: str) -> str:
+    """The decision of a plan verb listed under what to avoid: 'Do not' over 'Prescribe
+    naltrexone', 'Avoid: oxycodone increase, added benzodiazepine' avoid what the verb says."""
+    if clause.section != "avoid" or mention.negated or decision not in (
+            _POSITIVE | {"increase"}) or mention.has(CONDITIONAL, POSSIBLE, ALTERNATIVE) or (
+            _INSTEAD.search(clause.text)) or _SPEAKER.search(clause.text):
+        return decision  # not 'Eplerenone may be added' in a paragraph under 'What to avoid'
+    return "avoid"
+
+
+# A sentence with a speaker says what it says: 'I would, however, proceed with a bone marrow
+# biopsy' answers a question about what to avoid, yet plans the biopsy.
+_SPEAKER = re.compile(r"\b(?:I|we|you|he|she|they|however|but)\b", re.IGNORECASE)
+_INSTEAD = re.compile(r"\b(?:instead|rather|prefer(?:red|ably)?|use|give|try|consider\w*|could|"
+                      r"may|might|can|reasonable|acceptable|option)\b", re.IGNORECASE)
+
+
 def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str | None:
     """The mention's decision; a verbless plan line ('Atorvastatin 20 mg PO daily', a table
     row) asserts the decision the checkpoint asks for."""
     decision = mention.decision
     if decision is not None:
-        return decision
+        return _listed_to_avoid(clause, mention, decision)
     if clause.reporting or mention.has(HISTORICAL, ATTRIBUTE) or clause.past_dated:
         return None  # 'adverse effects of venlafaxine XR 150 mg' plans nothing
     if clause.section == "avoid":
@@ -1879,7 +1896,7 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
                 not args.contingency_on or _names_in_condition(clause, args.contingency_on)) and (
                 args.contingency_after is None or _times_fit(clause, args.contingency_after)):
             continue
-        decision = mention.decision
+        decision = mention.decision and _listed_to_avoid(clause, mention, mention.decision)
         if decision is None and "implicit" in args.action and not mention.negated and (
                 mention.group == "test" or _DOSED.search(
                     clause.text[mention.end:_segment_end(clause, mention)])

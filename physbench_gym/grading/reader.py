@@ -301,6 +301,7 @@ def _read(text: str, today: date | None = None) -> Note:
         clause = _resolve_bare_value(clause, clauses[-12:])
         clause = _resolve_bare_ratio(clause, clauses[-12:])
         clause = _resolve_the_repeat(clause, clauses[-6:])
+        clause = _verdict_in_trailing_aside(clause)
         if index and units[index - 1][1] is line:
             clause = _resolve_pronoun(clause, clauses[-1])
             clause = _resolve_all_ordered(clause, clauses[-1])
@@ -398,6 +399,27 @@ def _arrow_branches(clauses: list[Clause]) -> list[Clause]:
 _BARE_VERDICT = re.compile(r"[\W_]*(no\s*(?:[.!;,]|-\s|$)|(?:not\s+(?:needed|indicated|recommended|"
                            r"necessary|advised|warranted|required|appropriate|now|yet|at this "
                            r"time|at present)|contraindicated|unnecessary)\b)", re.IGNORECASE)
+
+
+def _verdict_in_trailing_aside(clause: Clause) -> Clause:
+    """'Repeat stool C. difficile test after treatment (not indicated; ...)', 'Start
+    ciprofloxacin (not recommended)': an aside that opens with a verdict judges the verb-led
+    item before it; not 'Repeat MRI (not needed if the X-ray shows erosion)'."""
+    aside = clause.text.find("(")
+    verdict = _BARE_VERDICT.match(clause.text, aside + 1) if aside > 0 else None
+    if verdict is None or _VERDICT_CONDITION.match(clause.text, verdict.end()):
+        return clause
+    judged = tuple(dataclasses.replace(
+        m, action=Action("avoid", verdict.group(1).lower(), m.action.start), later=(),
+        deciding=True)
+        if m.end <= aside and m.group in ("drug", "test") and m.action is not None
+        and not m.action.negated and not m.negated and m.action.start < aside
+        and m.action.kind in ("start", "order", "resume", "refer", "increase", "endorse")
+        else m for m in clause.mentions)
+    return dataclasses.replace(clause, mentions=judged) if judged != clause.mentions else clause
+
+
+_VERDICT_CONDITION = re.compile(r"\s*(?:if|unless|until|when|before|while)\b", re.IGNORECASE)
 
 
 def _verdict_on_run_in_label(clause: Clause, lead: Clause) -> Clause | None:
@@ -3715,7 +3737,9 @@ _EFFECTS = ("cause", "carry", "lead", "raise", "increase", "reduce", "lower", "r
             "fix", "help", "improve", "treat", "address", "explain", "change", "add", "heighten",
             "induce", "intensify", "promote", "speed", "hasten", "accelerate", "shorten")
 _EFFECT_AFTER = re.compile(  # a finite verb: 'causes', 'would make' (not 'to lower', 'raised')
-    rf"[^,;:.()]{{0,60}}?\b(?:(?:would|could|can|may|might|will|does|did)\s+(?:not\s+)?"
+    rf"(?:[^,;:.()]|\([^()]{{0,80}}\)){{0,80}}?\b(?:(?:would|could|might)\s+(?:not\s+)?"
+    rf"(?!be\b|have\b|need\b|also\b|then\b)[a-z]{{3,}}|"  # 'Starting X now would sterilize
+    rf"(?:can|may|will|does|did)\s+(?:not\s+)?"  # the biopsy': what it would do, not a plan
     rf"(?:{'|'.join(_EFFECTS)})|(?:{'|'.join(_EFFECTS)})(?<!carry)(?:s|es)|carries)\b",
     re.IGNORECASE)
 # A drug as the subject of what it does, after a reason word or a comma: '..., as thiazide

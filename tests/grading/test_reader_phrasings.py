@@ -4480,3 +4480,65 @@ def test_reader_p13f1_change_of_state_hypothetical_pictures_and_arithmetic(grade
     """'Transformation from X': X is the state left; 'would make you think of Y': Y is the
     reading of another picture; 'x 1.5' in arithmetic is a factor, not a one-time dose."""
     assert grade(spec, note) is passed
+
+
+NO_ADDED_BENZO = {"note_never": {"concept": ["benzodiazepine"],
+                                 "action": ["start", "resume", "increase", "allow"]}}
+NO_ADDED_SSRI = {"note_never": {"concept": ["sertraline"], "action": ["start", "increase"]}}
+NO_CEPHALEXIN_NOW = {"note_never": {"concept": ["cephalexin"]}}
+NO_PREDNISONE_NOW = {"note_never": {"concept": ["prednisone"]}}
+NO_TEST_OF_CURE = {"note_never": {"concept": ["test_of_cure"], "action": ["order", "implicit"]}}
+NO_COLONOSCOPY = {"note_never": {"concept": ["colonoscopy"], "action": ["order", "implicit"]}}
+NO_MARROW = {"note_never": {"concept": ["bone_marrow_biopsy"],
+                            "action": ["order", "endorse", "implicit"]}}
+NO_TRAMADOL = {"note_never": {"concept": ["tramadol"], "action": ["start", "increase"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a lettered outline sub-heading that is a bare prohibition heads its numbered items
+    (NO_NALTREXONE, "III. Recommendations\n   C. Do not\n      1. Rotate to methadone\n"
+     "      2. Prescribe naltrexone\n   D. Support\n      1. Physical therapy\n", True),
+    (NO_ADDED_BENZO, "II. Plan\n   A. Don't\n      1. Add lorazepam for sleep\n      2. Restart "
+     "alprazolam\n   B. Follow-up\n      1. Call in 2 weeks\n", True),
+    (NO_ADDED_SSRI, "IV. Recommendations\n   B. Do not\n      1. Stop bupropion\n"
+     "      2. Increase sertraline\n   C. Labs\n      1. TSH\n", True),
+    # near-miss: the next lettered title ends the list; what is planned there is planned
+    (NO_ADDED_SSRI, "IV. Recommendations\n   B. Do not\n      1. Add bupropion\n"
+     "   C. Depression\n      1. Increase sertraline to 100 mg\n", False),
+    (NO_NALTREXONE, "III. Recommendations\n   C. Options\n      1. Prescribe naltrexone\n", False),
+    # a plan verb listed under 'Avoid:' names what is avoided
+    (NO_ADDED_BENZO, "- Avoid: tramadol, oxycodone increase, added benzodiazepine, muscle "
+     "relaxants.", True),
+    (NO_ADDED_SSRI, "- Avoid: a bupropion increase, added sertraline, tramadol.", True),
+    (NO_TRAMADOL, "- Avoid: gabapentin increase, new tramadol, alcohol.", True),
+    (NO_ADDED_BENZO, "Do not use: restarted clonazepam, zolpidem, alcohol.", True),
+    # near-miss: the item that says what to use instead is still planned
+    (NO_ADDED_SSRI, "Avoid: NSAIDs; instead start sertraline 50 mg daily.", False),
+    (NO_ADDED_BENZO, "Plan: taper oxycodone; add lorazepam at night.", False),
+    (NO_MARROW, "**Does she need a bone marrow biopsy or a skeletal survey?**\nA survey is not "
+     "needed. I would, however, proceed with a bone marrow biopsy, since her hemoglobin fell.",
+     False),
+    # a gerund subject with a modal and its consequence: what it would do, not a plan
+    (NO_CEPHALEXIN_NOW, "No urgency to treat; starting cephalexin (or anything aimed at the "
+     "swab organisms) now would sterilize the biopsy.", True),
+    (NO_PREDNISONE_NOW, "Giving prednisone before the node biopsy could mask a lymphoma.", True),
+    (NO_CEPHALEXIN_NOW, "Adding cephalexin to the warfarin would destabilize her INR.", True),
+    # near-miss: the gerund that is endorsed, or an imperative with a reason after it
+    (NO_PREDNISONE_NOW, "Starting prednisone now would be reasonable.", False),
+    (NO_CEPHALEXIN_NOW, "Start cephalexin now; it would cover the swab organisms.", False),
+    # a verb-led item whose trailing aside opens with a verdict: the verdict judges the item
+    (NO_TEST_OF_CURE, "[ ] Repeat stool toxin test / test of cure after therapy (not indicated; "
+     "retest only if diarrhea recurs)", True),
+    (NO_CEPHALEXIN_NOW, "- Start cephalexin for the swab MSSA (not recommended, colonization)",
+     True),
+    (NO_PREDNISONE_NOW, "3. Add prednisone 40 mg daily (not needed at this time)", True),
+    (NO_COLONOSCOPY, "[ ] Schedule colonoscopy after treatment (not indicated; normal in 2022)",
+     True),
+    # near-miss: an aside that is no verdict
+    (NO_TEST_OF_CURE, "- Order a test of cure at week 2 (she asked for it)", False),
+    (NO_PREDNISONE_NOW, "3. Add prednisone 40 mg daily (taper over 2 weeks)", False),
+])
+def test_reader_p13f3_outline_prohibitions_and_gerund_consequences(grade, spec, note, passed):
+    """'C. Do not' over '1. Prescribe naltrexone'; 'Avoid: added benzodiazepine'; 'Starting
+    cephalexin now would sterilize the biopsy'; 'Repeat X (not indicated)': none plans it."""
+    assert grade(spec, note) is passed
