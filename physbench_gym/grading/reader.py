@@ -2032,6 +2032,10 @@ def _cues(span: Any) -> tuple[Cue, ...]:
             continue  # 'Unprovoked DVT: no surgery, ...' labels, it does not answer 'no'
         if _is_month_may(doc, words):
             continue  # '7 May 2026' is a date, not a hedge
+        if m.category in (CONDITIONAL, "TEMPORARY") and _PAST_WHEN.match(
+                doc.text, words.start_char):
+            continue  # 'sodium 137 in December, when sertraline was started': a past time,
+            # not a condition
         if m.category == NEGATED and _outside_relative_clause(doc.text, words, span):
             continue  # 'items that cannot be washed go into a sealed bag': the relative
             # clause's negation, not the bag's
@@ -2044,6 +2048,13 @@ def _cues(span: Any) -> tuple[Cue, ...]:
         category = LATER if m.category == "NEXT" else m.category
         cues.append(Cue(category, words.text.lower(), words.start_char))
     return tuple(cues)
+
+
+# 'when' opening a clause told in the past ('when sertraline was started', 'when she had
+# the infection', 'when we checked') dates what it is said of; it sets no condition.
+_PAST_WHEN = re.compile(r"when\s+(?:[^,;.:()]{0,50}?\s)?(?:was|were|had|did)\b|"
+                        r"when\s+(?:he|she|they|we|I|it)\s+(?:first\s+)?[a-z]+ed\b",
+                        re.IGNORECASE)
 
 
 _OFF_BEFORE_EVENT = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:for\s+)?(?:the\s+)?(?:at least\s+)?"
@@ -2150,6 +2161,8 @@ _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?(?:\s*\([^()]{0,60}\))?\s+
                           r"|(?<!\bis )(?<!\bexactly )(?<!\bjust )(?<!\bwas )"  # '..., which is
                           r"(?<!began )(?<!started )(?<!happened )(?<!occurred )(?<!developed )"
                           r"when(?!\s+(?:i|we)\s+(?:have\s+)?(?:reviewed|seen|checked)\b)"
+                          r"(?!\s+(?:[^,;.:()]{0,50}?\s)?(?:was|were|had|did)\b|\s+(?:he|she|"
+                          r"they|we|i|it)\s+(?:first\s+)?[a-z]+ed\b)"  # 'when X was started'
                           r"(?!\s+(?:the|his|her)\s+(?:current\s+)?"  # exactly when she ...
                           r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",

@@ -4428,3 +4428,35 @@ ORDER_BRAIN_MRI = {"note_decision": {"concept": ["brain_mri"], "action": ["order
 def test_an_order_whose_object_stands_for_the_tests_just_named(grade, note, passed):
     """'I have ordered both.': the tests of the sentence before are ordered, committed."""
     assert grade(ORDER_BRAIN_MRI, note) is passed
+
+
+POTASSIUM_5_9 = {"note_value": {"concept": ["potassium_test"], "value": 5.9, "tolerance": 0.05}}
+FERRITIN_850 = {"note_value": {"concept": ["ferritin"], "value": 850, "tolerance": 0.5}}
+NO_ROSUVASTATIN = {"note_never": {"concept": ["rosuvastatin"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # JSON written as the note: a quoted snake_case key carries the label and the unit
+    (POTASSIUM_5_9, '{\n  "labs": {\n    "serum_potassium_mmol_L": 5.9,\n'
+     '    "creatinine_mg_dL": 1.8\n  }\n}', True),
+    (POTASSIUM_5_9, '```json\n{"chemistry": {"potassium_mEq_L": 5.9, "bicarbonate_mEq_L": 19}}'
+     '\n```', True),
+    (FERRITIN_850, '{\n  "iron_studies": {\n    "ferritin_ng_mL": 850,\n'
+     '    "transferrin_saturation_percent": 62\n  }\n}', True),
+    (POTASSIUM_5_9, '{\n  "labs": {\n    "serum_potassium_mmol_L": 4.1\n  }\n}', False),
+    # a JSON array under a key that rejects: its strings are what to avoid
+    (NO_ROSUVASTATIN, '{\n  "avoid": [\n    "Gemfibrozil",\n    "Rosuvastatin 40 mg",\n'
+     '    "Niacin"\n  ]\n}', True),
+    (NO_ROSUVASTATIN, '{\n  "recommendations": [\n    "Start rosuvastatin 40 mg daily",\n'
+     '    "Repeat lipids in 8 weeks"\n  ]\n}', False),
+    # 'when' opening a past-tense clause dates the value; it sets no condition
+    (FERRITIN_850, "Ferritin was 850 ng/mL when she was last transfused in March.", True),
+    (FERRITIN_850, "Her ferritin, 850 ng/mL when we checked it on 4/2, is rising.", True),
+    (POTASSIUM_5_9, "Potassium 5.9 mmol/L when spironolactone had been added two weeks "
+     "earlier.", True),
+    (FERRITIN_850, "Stop deferasirox when ferritin is below 850 ng/mL.", False),
+])
+def test_reader_p13f2_json_notes_and_past_when(grade, spec, note, passed):
+    """A note written as JSON is read as the labels, values and lists it stands for; 'when X
+    was started' is a past time, not a condition."""
+    assert grade(spec, note) is passed
