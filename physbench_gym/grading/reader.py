@@ -2257,6 +2257,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _visit_place(text, mentions)
     mentions = _causes_of_a_finding(text, mentions)
     mentions = _aside_like_its_head(text, mentions)
+    mentions = _negated_gloss(text, mentions)
     mentions = _in_the_role_of(text, mentions)
     mentions = _refused_after_all(text, mentions)
     mentions = _labelled_in_aside(text, mentions)
@@ -2967,6 +2968,21 @@ def _aside_like_its_head(text: str, mentions: list[Mention]) -> list[Mention]:
                if m.group == "finding" and aside.start() < m.start < aside.end() else m
                for m in out]
     return out
+
+
+# 'You do NOT need blood removal (phlebotomy)', 'no scope (colonoscopy)': a name in
+# parentheses that glosses the plain words a negation has just denied is denied with them.
+_GLOSS_DENIED = re.compile(r"\b(?:no|not|never|without|nor)\s+(?!only\b|just\b|yet\b)"
+                           r"(?:(?:need|needed|require|required|recommend|recommended|indicated|"
+                           r"warranted|necessary)\s+)?(?:a\s+|an\s+|any\s+)?(?:[\w-]+\s+){1,3}"
+                           r"\($", re.IGNORECASE)
+
+
+def _negated_gloss(text: str, mentions: list[Mention]) -> list[Mention]:
+    return [dataclasses.replace(m, negated=True)
+            if not m.negated and m.action is None and text[m.end:m.end + 1] == ")"
+            and _GLOSS_DENIED.search(text, max(0, m.start - 80), m.start) else m
+            for m in mentions]
 
 
 _HEAD_GAP = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:process|picture|cause|etiology|disease|"

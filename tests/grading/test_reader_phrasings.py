@@ -4433,6 +4433,8 @@ def test_an_order_whose_object_stands_for_the_tests_just_named(grade, note, pass
 POTASSIUM_5_9 = {"note_value": {"concept": ["potassium_test"], "value": 5.9, "tolerance": 0.05}}
 FERRITIN_850 = {"note_value": {"concept": ["ferritin"], "value": 850, "tolerance": 0.5}}
 NO_ROSUVASTATIN = {"note_never": {"concept": ["rosuvastatin"]}}
+NO_PHLEBOTOMY = {"note_never": {"concept": ["phlebotomy"]}}
+NO_MARROW = {"note_never": {"concept": ["bone_marrow_biopsy"]}}
 
 
 @pytest.mark.parametrize(("spec", "note", "passed"), [
@@ -4455,8 +4457,16 @@ NO_ROSUVASTATIN = {"note_never": {"concept": ["rosuvastatin"]}}
     (POTASSIUM_5_9, "Potassium 5.9 mmol/L when spironolactone had been added two weeks "
      "earlier.", True),
     (FERRITIN_850, "Stop deferasirox when ferritin is below 850 ng/mL.", False),
+    # a technical name in parentheses glossing plain words a negation denies is denied too
+    (NO_PHLEBOTOMY, "- She will not require regular blood draws (phlebotomy).", True),
+    (NO_PHLEBOTOMY, "- He does not need blood-letting (phlebotomy) for this ferritin.", True),
+    (NO_MARROW, "- Without a bone marrow test (bone marrow biopsy) at this stage.", True),
+    (NO_MARROW, "- No marrow sampling (bone marrow biopsy) unless cytopenias appear.", True),
+    (NO_PHLEBOTOMY, "- She needs blood removal (phlebotomy) every 2 weeks.", False),
+    (NO_PHLEBOTOMY, "- No fever; blood removal (phlebotomy) weekly until ferritin < 100.", False),
 ])
 def test_reader_p13f2_json_notes_and_past_when(grade, spec, note, passed):
     """A note written as JSON is read as the labels, values and lists it stands for; 'when X
-    was started' is a past time, not a condition."""
+    was started' is a past time, not a condition; '(phlebotomy)' glossing denied plain words
+    is denied."""
     assert grade(spec, note) is passed
