@@ -478,7 +478,10 @@ def lines(note: str) -> tuple[Line, ...]:
             table.clear()
 
     in_fence = False  # inside a fenced code block each line is a unit of its own
+    consumed: set[int] = set()  # lines already read as the wrapped end of a line above
     for index, raw_line in enumerate(raw):
+        if index in consumed:
+            continue
         stripped = raw_line.strip()
         if _FENCE.match(stripped):
             flush_paragraph()
@@ -584,6 +587,8 @@ def lines(note: str) -> tuple[Line, ...]:
                 if labelled == "question" and text and not text.endswith("?"):
                     text += "?"  # 'Q: statin choice and dose' asks, it does not plan
             if section == "plan" and labelled == "avoid" and text:
+                text += _wrapped_on(raw, index, consumed)  # '... fish oil as first-line' over
+                # 'instead of a statin.': the label's sentence goes on
                 out.append(Line(text, "avoid", "item" if bullet else "paragraph"))
                 continue  # 'AVOID: systemic corticosteroids' among the plan's lines
             if section != "plan" and labelled in ("medications", "data") and not bullet and (
@@ -782,6 +787,20 @@ def _json_line(line: str) -> str | None:
     if element:
         return "- " + element.group(1)
     return None
+
+
+def _wrapped_on(raw: list[str], index: int, consumed: set[int]) -> str:
+    """The lines a sentence cut off mid-way wraps onto: each opens in lower case, is no list
+    item and no label, and the line above it does not end its sentence."""
+    out = ""
+    while index + 1 < len(raw) and not raw[index].rstrip().endswith((".", ";", ":", "!", "?")):
+        after = raw[index + 1].strip()
+        if not after[:1].islower() or _BULLET.match(after) or _LABEL.match(after):
+            break
+        index += 1
+        consumed.add(index)
+        out += " " + after
+    return out
 
 
 def _indent(line: str) -> int:

@@ -1369,7 +1369,8 @@ _TRIGGER_LEAD = re.compile(r"(?:if|when|once|should|in case|unless)\b[^,;:()]{1,
                            re.IGNORECASE)
 _RESULT_LEAD = re.compile(r"\b(?:current|latest|most recent|last|prior|previous|today's)\s+$",
                           re.IGNORECASE)
-_COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\s+"
+_COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to)|instead of|"
+                            r"in place of)\s+"
                             r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.
 _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do|did|can|will|"

@@ -2258,6 +2258,8 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _causes_of_a_finding(text, mentions)
     mentions = _aside_like_its_head(text, mentions)
     mentions = _negated_gloss(text, mentions)
+    mentions = _replaced_one_under_avoid(text, mentions, line.section)
+    mentions = _result_past_listed_denial(text, mentions)
     mentions = _in_the_role_of(text, mentions)
     mentions = _refused_after_all(text, mentions)
     mentions = _labelled_in_aside(text, mentions)
@@ -2976,6 +2978,40 @@ _GLOSS_DENIED = re.compile(r"\b(?:no|not|never|without|nor)\s+(?!only\b|just\b|y
                            r"(?:(?:need|needed|require|required|recommend|recommended|indicated|"
                            r"warranted|necessary)\s+)?(?:a\s+|an\s+|any\s+)?(?:[\w-]+\s+){1,3}"
                            r"\($", re.IGNORECASE)
+
+
+# 'Avoid: ezetimibe or fish oil as first-line instead of a statin': under what to avoid, the
+# thing an avoided option would replace is the preferred one, not a second thing refused.
+_REPLACED_BEFORE = re.compile(r"\b(?:instead of|in place of|rather than|as opposed to)\s+"
+                              r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+
+
+def _replaced_one_under_avoid(text: str, mentions: list[Mention], section: str
+                              ) -> list[Mention]:
+    if section != "avoid":
+        return mentions
+    return [dataclasses.replace(m, negated=False)
+            if m.negated and m.action is None and any(
+                r.start() < m.start for r in _REJECTED_VERB.finditer(text, 0, m.start))
+            and _REPLACED_BEFORE.search(text, max(0, m.start - 60), m.start) else m
+            for m in mentions]
+
+
+# 'No clinical ASCVD, LDL-C <190, not diabetic': a test written with its value is a result
+# stated; a denial that opened an earlier item of the list does not reach it.
+_VALUE_AFTER = re.compile(r"\s*(?:[:=]\s*)?(?:[<>]=?|[≤≥]|~)?\s*\d")
+_DENIAL = re.compile(r"\b(?:no|not|without|negative for|denies)\b", re.IGNORECASE)
+
+
+def _result_past_listed_denial(text: str, mentions: list[Mention]) -> list[Mention]:
+    out = []
+    for m in mentions:
+        denials = list(_DENIAL.finditer(text, 0, m.start))
+        if m.negated and m.group == "test" and m.action is None and denials and (
+                _VALUE_AFTER.match(text, m.end)) and "," in text[denials[-1].end():m.start]:
+            m = dataclasses.replace(m, negated=False)
+        out.append(m)
+    return out
 
 
 def _negated_gloss(text: str, mentions: list[Mention]) -> list[Mention]:

@@ -4436,6 +4436,11 @@ NO_ROSUVASTATIN = {"note_never": {"concept": ["rosuvastatin"]}}
 NO_PHLEBOTOMY = {"note_never": {"concept": ["phlebotomy"]}}
 NO_MARROW = {"note_never": {"concept": ["bone_marrow_biopsy"]}}
 
+START_STATIN = {"note_decision": {"concept": ["statin"], "action": ["start"]}}
+START_ANTICOAGULANT = {"note_decision": {"concept": ["anticoagulant"], "action": ["start"]}}
+ORDER_FERRITIN = {"note_decision": {"concept": ["ferritin"], "action": ["order"]}}
+ORDER_TSH = {"note_decision": {"concept": ["tsh"], "action": ["order"]}}
+
 
 @pytest.mark.parametrize(("spec", "note", "passed"), [
     # JSON written as the note: a quoted snake_case key carries the label and the unit
@@ -4464,9 +4469,25 @@ NO_MARROW = {"note_never": {"concept": ["bone_marrow_biopsy"]}}
     (NO_MARROW, "- No marrow sampling (bone marrow biopsy) unless cytopenias appear.", True),
     (NO_PHLEBOTOMY, "- She needs blood removal (phlebotomy) every 2 weeks.", False),
     (NO_PHLEBOTOMY, "- No fever; blood removal (phlebotomy) weekly until ferritin < 100.", False),
+    # under 'Avoid:', what the avoided option would replace is preferred, even when the
+    # label's sentence wraps onto the next line
+    (START_STATIN, "Plan:\nStart rosuvastatin 10 mg daily.\nAvoid: gemfibrozil or niacin as "
+     "first-line\ninstead of a statin.\n", True),
+    (START_ANTICOAGULANT, "Plan:\nStart apixaban 5 mg twice daily.\nAvoid: aspirin alone\nin "
+     "place of an anticoagulant.\n", True),
+    (START_STATIN, "Plan:\nStart pravastatin 40 mg nightly.\nAvoid: omega-3 capsules rather "
+     "than a statin.\n", True),
+    (START_STATIN, "Plan:\nStart ezetimibe 10 mg daily.\nAvoid: any statin\nat any dose, "
+     "given the myopathy.\n", False),
+    # a test written with its value in a list a denial opened is a result, not refused
+    (ORDER_FERRITIN, "No fever, ferritin 320, no rash. Repeat ferritin in 3 months.", True),
+    (ORDER_TSH, "No goiter, TSH 2.1, normal exam. Recheck TSH in 6 weeks.", True),
+    (ORDER_TSH, "Not pregnant, TSH < 0.1, no eye signs. Repeat TSH in 4 weeks.", True),
+    (ORDER_TSH, "No goiter, no TSH, normal exam. Recheck TSH in 6 weeks.", False),
 ])
-def test_reader_p13f2_json_notes_and_past_when(grade, spec, note, passed):
-    """A note written as JSON is read as the labels, values and lists it stands for; 'when X
+def test_reader_p13f2_note_structures(grade, spec, note, passed):
+    """A note written as JSON reads as the labels, values and lists it stands for; 'when X
     was started' is a past time, not a condition; '(phlebotomy)' glossing denied plain words
-    is denied."""
+    is denied; 'Avoid: X ... instead of a statin' prefers the statin; 'No fever, ferritin 320'
+    states the ferritin."""
     assert grade(spec, note) is passed
