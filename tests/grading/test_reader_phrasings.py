@@ -4435,6 +4435,9 @@ FERRITIN_850 = {"note_value": {"concept": ["ferritin"], "value": 850, "tolerance
 NO_ROSUVASTATIN = {"note_never": {"concept": ["rosuvastatin"]}}
 NO_PHLEBOTOMY = {"note_never": {"concept": ["phlebotomy"]}}
 NO_MARROW = {"note_never": {"concept": ["bone_marrow_biopsy"]}}
+ANC_1_29 = {"note_value": {"concept": ["anc"], "value": 1.29, "tolerance": 0.05}}
+ORDER_DUFFY = {"note_decision": {"concept": ["duffy_test"], "action": ["order"]}}
+TSH_2_1 = {"note_value": {"concept": ["tsh"], "value": 2.1, "tolerance": 0.05}}
 
 START_STATIN = {"note_decision": {"concept": ["statin"], "action": ["start"]}}
 START_ANTICOAGULANT = {"note_decision": {"concept": ["anticoagulant"], "action": ["start"]}}
@@ -4484,10 +4487,18 @@ ORDER_TSH = {"note_decision": {"concept": ["tsh"], "action": ["order"]}}
     (ORDER_TSH, "No goiter, TSH 2.1, normal exam. Recheck TSH in 6 weeks.", True),
     (ORDER_TSH, "Not pregnant, TSH < 0.1, no eye signs. Repeat TSH in 4 weeks.", True),
     (ORDER_TSH, "No goiter, no TSH, normal exam. Recheck TSH in 6 weeks.", False),
+    # the Duffy typing named as a phenotyping or a blood type (task lexicon)
+    (ORDER_DUFFY, "Orders: RBC Duffy antigen phenotyping, anti-Fy(a) and anti-Fy(b).", True),
+    (ORDER_DUFFY, "- I have sent a blood test to check her Duffy blood type.", True),
+    # a trend whose values each carry their year: only the latest year's value is current
+    (ANC_1_29, "ANC 1.41 (2020), 1.26 (2021), 1.52 (2022), 1.46 (2025).", False),
+    (TSH_2_1, "TSH trend 4.8 (2019), 2.1 (2021), 3.9 (2024); now symptomatic.", False),
+    (FERRITIN_850, "Ferritin 850 (2018), 620 (2020), 410 ng/mL (Mar 2024).", False),
+    (FERRITIN_850, "Ferritin 410 (2018), 620 (2020), 850 ng/mL (Mar 2024).", True),
 ])
 def test_reader_p13f2_note_structures(grade, spec, note, passed):
     """A note written as JSON reads as the labels, values and lists it stands for; 'when X
     was started' is a past time, not a condition; '(phlebotomy)' glossing denied plain words
     is denied; 'Avoid: X ... instead of a statin' prefers the statin; 'No fever, ferritin 320'
-    states the ferritin."""
+    states the ferritin; in a trend dated by year only the latest value is current."""
     assert grade(spec, note) is passed
