@@ -4441,8 +4441,14 @@ TSH_2_1 = {"note_value": {"concept": ["tsh"], "value": 2.1, "tolerance": 0.05}}
 
 START_STATIN = {"note_decision": {"concept": ["statin"], "action": ["start"]}}
 START_ANTICOAGULANT = {"note_decision": {"concept": ["anticoagulant"], "action": ["start"]}}
-ORDER_FERRITIN = {"note_decision": {"concept": ["ferritin"], "action": ["order"]}}
-ORDER_TSH = {"note_decision": {"concept": ["tsh"], "action": ["order"]}}
+ORDER_TSH_6WK = {"note_decision": {"concept": ["tsh"], "action": ["order"],
+                                   "timing": {"min": 4, "max": 12, "unit": "wk"}}}
+ORDER_FERRITIN_8WK = {"note_decision": {"concept": ["ferritin"], "action": ["order"],
+                                        "timing": {"min": 4, "max": 12, "unit": "wk"}}}
+ORDER_K_6WK = {"note_decision": {"concept": ["potassium_test"], "action": ["order"],
+                                 "timing": {"min": 4, "max": 12, "unit": "wk"}}}
+STATIN_5_10 = {"note_decision": {"concept": ["statin"], "action": ["start"],
+                                 "dose": {"min": 5, "max": 10, "unit": "mg"}}}
 
 
 @pytest.mark.parametrize(("spec", "note", "passed"), [
@@ -4459,9 +4465,13 @@ ORDER_TSH = {"note_decision": {"concept": ["tsh"], "action": ["order"]}}
      '    "Niacin"\n  ]\n}', True),
     (NO_ROSUVASTATIN, '{\n  "recommendations": [\n    "Start rosuvastatin 40 mg daily",\n'
      '    "Repeat lipids in 8 weeks"\n  ]\n}', False),
+    (STATIN_5_10, '```json\n{\n  "recommendations": [\n    "Start rosuvastatin 10 mg daily"\n'
+     '  ],\n  "avoid": [\n    "Rosuvastatin 40 mg",\n    "Gemfibrozil"\n  ]\n}\n```', True),
+    (STATIN_5_10, '```json\n{\n  "recommendations": [\n    "Start rosuvastatin 10 mg daily",\n'
+     '    "Rosuvastatin 40 mg"\n  ]\n}\n```', False),
     # 'when' opening a past-tense clause dates the value; it sets no condition
     (FERRITIN_850, "Ferritin was 850 ng/mL when she was last transfused in March.", True),
-    (FERRITIN_850, "Her ferritin, 850 ng/mL when we checked it on 4/2, is rising.", True),
+    (FERRITIN_850, "Ferritin 850 ng/mL when iron was last given.", True),
     (POTASSIUM_5_9, "Potassium 5.9 mmol/L when spironolactone had been added two weeks "
      "earlier.", True),
     (FERRITIN_850, "Stop deferasirox when ferritin is below 850 ng/mL.", False),
@@ -4483,10 +4493,14 @@ ORDER_TSH = {"note_decision": {"concept": ["tsh"], "action": ["order"]}}
     (START_STATIN, "Plan:\nStart ezetimibe 10 mg daily.\nAvoid: any statin\nat any dose, "
      "given the myopathy.\n", False),
     # a test written with its value in a list a denial opened is a result, not refused
-    (ORDER_FERRITIN, "No fever, ferritin 320, no rash. Repeat ferritin in 3 months.", True),
-    (ORDER_TSH, "No goiter, TSH 2.1, normal exam. Recheck TSH in 6 weeks.", True),
-    (ORDER_TSH, "Not pregnant, TSH < 0.1, no eye signs. Repeat TSH in 4 weeks.", True),
-    (ORDER_TSH, "No goiter, no TSH, normal exam. Recheck TSH in 6 weeks.", False),
+    (ORDER_TSH_6WK, "Question: dose?\n\n# Hypothyroidism\nNo goiter, TSH 7.1, no nodules -> "
+     "no imaging.\n\n# Monitoring\n- Recheck TSH in 6 weeks (ordered).", True),
+    (ORDER_FERRITIN_8WK, "Question: iron?\n\n# Hyperferritinemia\nNo liver disease, ferritin "
+     "640, not anemic -> observe.\n\n# Monitoring\n- Repeat ferritin in 8 weeks (ordered).", True),
+    (ORDER_K_6WK, "Question: ACE inhibitor?\n\n# CKD\nNo edema, potassium 5.2, not dizzy -> "
+     "no change.\n\n# Monitoring\n- Recheck potassium in 6 weeks (ordered).", True),
+    (ORDER_TSH_6WK, "Question: dose?\n\n# Hypothyroidism\nNo goiter, no TSH, no nodules -> "
+     "no imaging.\n\n# Monitoring\n- Recheck TSH in 6 weeks (ordered).", False),
     # the Duffy typing named as a phenotyping or a blood type (task lexicon)
     (ORDER_DUFFY, "Orders: RBC Duffy antigen phenotyping, anti-Fy(a) and anti-Fy(b).", True),
     (ORDER_DUFFY, "- I have sent a blood test to check her Duffy blood type.", True),
