@@ -2976,8 +2976,9 @@ def _aside_like_its_head(text: str, mentions: list[Mention]) -> list[Mention]:
 # parentheses that glosses the plain words a negation has just denied is denied with them.
 _GLOSS_DENIED = re.compile(r"\b(?:no|not|never|without|nor)\s+(?!only\b|just\b|yet\b)"
                            r"(?:(?:need|needed|require|required|recommend|recommended|indicated|"
-                           r"warranted|necessary)\s+)?(?:a\s+|an\s+|any\s+)?(?:[\w-]+\s+){1,3}"
-                           r"\($", re.IGNORECASE)
+                           r"warranted|necessary)\s+)?(?:a\s+|an\s+|any\s+)?(?:(?!(?:now|yet|"
+                           r"today|needed|indicated|required|recommended|warranted|necessary|"
+                           r"advised|appropriate)\s)[\w-]+\s+){1,3}\($", re.IGNORECASE)
 
 
 # 'Avoid: ezetimibe or fish oil as first-line instead of a statin': under what to avoid, the
@@ -3016,7 +3017,8 @@ def _result_past_listed_denial(text: str, mentions: list[Mention]) -> list[Menti
 
 def _negated_gloss(text: str, mentions: list[Mention]) -> list[Mention]:
     return [dataclasses.replace(m, negated=True)
-            if not m.negated and m.action is None and text[m.end:m.end + 1] == ")"
+            if not m.negated and m.action is None and m.group in ("test", "drug")
+            and text[m.end:m.end + 1] == ")"
             and _GLOSS_DENIED.search(text, max(0, m.start - 80), m.start) else m
             for m in mentions]
 
