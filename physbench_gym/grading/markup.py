@@ -482,12 +482,19 @@ def lines(note: str) -> tuple[Line, ...]:
             table.clear()
 
     in_fence = False  # inside a fenced code block each line is a unit of its own
+    consumed: set[int] = set()  # lines already read as the wrapped end of a line above
     for index, raw_line in enumerate(raw):
+        if index in consumed:
+            continue
         stripped = raw_line.strip()
         if _FENCE.match(stripped):
             flush_paragraph()
             in_fence, after_blank = not in_fence, True
             continue
+        as_json = _json_line(stripped)
+        if as_json is not None:
+            flush_paragraph()  # a line of JSON is a unit of its own, as in a code block
+            after_blank, stripped = True, as_json
         if in_fence:
             # '```' over 'dx: MDD + GAD' then 'trial_1: escitalopram ...': a code block keeps
             # its line breaks, so no line wraps onto the one above it; a snake_case key is
@@ -601,6 +608,8 @@ def lines(note: str) -> tuple[Line, ...]:
                 if labelled == "question" and text and not text.endswith("?"):
                     text += "?"  # 'Q: statin choice and dose' asks, it does not plan
             if section == "plan" and labelled == "avoid" and text:
+                text += _wrapped_on(raw, index, consumed)  # '... fish oil as first-line' over
+                # 'instead of a statin.': the label's sentence goes on
                 out.append(Line(text, "avoid", "item" if bullet else "paragraph"))
                 continue  # 'AVOID: systemic corticosteroids' among the plan's lines
             if section != "plan" and labelled in ("medications", "data") and not bullet and (
@@ -757,6 +766,62 @@ _QA_DOT = re.compile(r"([QA]\d{0,2})(?:\.|(?<=\d)\s*:)\s+(?=[A-Z])")
 _LEADING_TAG = re.compile(r"^((?:[-*+]|\d{1,2}[.)])?\s*)\((excluded|avoid|not recommended|"
                           r"contraindicated|rejected|not indicated|history|prior)\)\s+",
                           re.IGNORECASE)
+
+
+# JSON written as a note: '"serum_sodium_mmol_L": 126,' is the label 'serum sodium' with the
+# value 126 mmol/L; '"avoid": [' heads the strings listed under it; '"Simvastatin 80 mg",' is
+# one item of that list; a bracket alone carries nothing.
+_JSON_BRACKETS = re.compile(r"^[\[\]{}]+,?$")
+_JSON_MEMBER = re.compile(r'"([A-Za-z][\w -]*)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|([^,"\[\]{}]+))?'
+                          r'\s*([\[{]?)')
+_JSON_ELEMENT = re.compile(r'^"((?:[^"\\]|\\.)*)"\s*[,\]]*\s*}?,?$')
+_KEY_UNIT = re.compile(
+    r"_((?:mmol|umol|nmol|pmol|mosm|mg|ug|mcg|ng|pg|g|meq|miu|iu|u|cells|x10_\d+)_"
+    r"(?:l|dl|ml|kg|ul|day|d|h|hr|min|m2)|percent|pct|kpa|mm_?hg|bpm|kg|cm|years|yr|weeks|days)$",
+    re.IGNORECASE)
+_UNIT_SPELLING = {"percent": "%", "pct": "%", "mm_hg": "mmHg", "mmhg": "mmHg"}
+
+
+def _json_member(match: re.Match[str]) -> str:
+    key, text, value, opens = match.group(1), match.group(2), match.group(3), match.group(4)
+    value = (value or "").strip()
+    unit = _KEY_UNIT.search(key)
+    if unit and re.fullmatch(r"-?\d+(?:\.\d+)?", value):
+        suffix = unit.group(1)
+        suffix = _UNIT_SPELLING.get(suffix.lower(), suffix.replace("_", "/", 1))
+        key, value = key[:unit.start()], value + ("" if suffix == "%" else " ") + suffix
+    label = key.replace("_", " ")
+    said = text if text is not None else value
+    return f"{label}: {said}" if said else f"{label}:" + (" " if opens else "")
+
+
+def _json_line(line: str) -> str | None:
+    """A line of JSON as the note line it stands for, or None when it is not JSON."""
+    if _JSON_BRACKETS.match(line):
+        return ""
+    line = re.sub(r'^[\[{]+\s*(?=")', "", line)  # '{"labs": {"k": 1}}' on one line
+    if line.startswith('"') and _JSON_MEMBER.match(line):
+        text = _JSON_MEMBER.sub(_json_member, line)
+        text = re.sub(r"[\s,\[\]{}]+$", "", re.sub(r":\s*,\s*", ": ", text))
+        return re.sub(r':"\s*', ": ", text).replace('", "', ", ").replace('"', "")
+    element = _JSON_ELEMENT.match(line)
+    if element:
+        return "- " + element.group(1)
+    return None
+
+
+def _wrapped_on(raw: list[str], index: int, consumed: set[int]) -> str:
+    """The lines a sentence cut off mid-way wraps onto: each opens in lower case, is no list
+    item and no label, and the line above it does not end its sentence."""
+    out = ""
+    while index + 1 < len(raw) and not raw[index].rstrip().endswith((".", ";", ":", "!", "?")):
+        after = raw[index + 1].strip()
+        if not after[:1].islower() or _BULLET.match(after) or _LABEL.match(after):
+            break
+        index += 1
+        consumed.add(index)
+        out += " " + after
+    return out
 
 
 def _indent(line: str) -> int:

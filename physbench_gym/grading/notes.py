@@ -269,9 +269,11 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
                 # 'weight ..., 76 kg: 14 x 76 = 1064 mg' computes a dose, not the weight
                 values = [*_before_label(clause, mention), *values, *(_measured_after(
                     clause, mention, args, unit, factors) if _computes(clause, mention) else [])]
+            stale = _earlier_of_dated_trend(clause)
             for quantity in values:
                 reading = args.reading(quantity, unit, factors)
-                if reading is None or _threshold_label(clause, mention, quantity):
+                if reading is None or _threshold_label(clause, mention, quantity) or (
+                        quantity.start in stale):
                     continue
                 if quantity.role == "dimensions":  # '4.6 x 4.4 cm': the size, unless the
                     stated = stated or args.accepts(reading) and not any(  # clause gives
@@ -501,6 +503,20 @@ def _computes(clause: Clause, mention: Mention) -> bool:
     return bool(defined) and (defined.group(0).endswith("=") or clause.kind != "row" or bool(
         _FORMULA.search(rest))) or (first is mention or _IS.match(rest)) and bool(  # 2480)' is
         _FORMULA.search(rest))  # a labelled value, no formula
+
+
+_DATED_BY_YEAR = re.compile(r"\s*\((?:[^()]*?\b)?((?:19|20)\d{2})\)")
+
+
+def _earlier_of_dated_trend(clause: Clause) -> set[int]:
+    """'ANC 1.41 (2020), 1.26 (2021), ... 1.46 (2025)': in a trend whose values each carry
+    their year, the values of every year but the latest are earlier ones (their starts)."""
+    dated = [(q.start, int(m.group(1))) for q in clause.quantities
+             if (m := _DATED_BY_YEAR.match(clause.text, q.end))]
+    if len(dated) < 3:
+        return set()
+    latest = max(year for _, year in dated)
+    return {start for start, year in dated if year < latest}
 
 
 def _values_of(clause: Clause, mention: Mention) -> Iterable[Quantity]:
@@ -1386,7 +1402,8 @@ _TRIGGER_LEAD = re.compile(r"(?:if|when|once|should|in case|unless)\b[^,;:()]{1,
                            re.IGNORECASE)
 _RESULT_LEAD = re.compile(r"\b(?:current|latest|most recent|last|prior|previous|today's)\s+$",
                           re.IGNORECASE)
-_COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to))\s+"
+_COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to)|instead of|"
+                            r"in place of)\s+"
                             r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.
 _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do|did|can|will|"

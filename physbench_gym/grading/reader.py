@@ -2054,6 +2054,10 @@ def _cues(span: Any) -> tuple[Cue, ...]:
             continue  # 'Unprovoked DVT: no surgery, ...' labels, it does not answer 'no'
         if _is_month_may(doc, words):
             continue  # '7 May 2026' is a date, not a hedge
+        if m.category in (CONDITIONAL, "TEMPORARY") and _PAST_WHEN.match(
+                doc.text, words.start_char):
+            continue  # 'sodium 137 in December, when sertraline was started': a past time,
+            # not a condition
         if m.category == NEGATED and _outside_relative_clause(doc.text, words, span):
             continue  # 'items that cannot be washed go into a sealed bag': the relative
             # clause's negation, not the bag's
@@ -2066,6 +2070,13 @@ def _cues(span: Any) -> tuple[Cue, ...]:
         category = LATER if m.category == "NEXT" else m.category
         cues.append(Cue(category, words.text.lower(), words.start_char))
     return tuple(cues)
+
+
+# 'when' opening a clause told in the past ('when sertraline was started', 'when she had
+# the infection', 'when we checked') dates what it is said of; it sets no condition.
+_PAST_WHEN = re.compile(r"when\s+(?:[^,;.:()]{0,50}?\s)?(?:was|were|had|did)\b|"
+                        r"when\s+(?:he|she|they|we|I|it)\s+(?:first\s+)?[a-z]+ed\b",
+                        re.IGNORECASE)
 
 
 _OFF_BEFORE_EVENT = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:for\s+)?(?:the\s+)?(?:at least\s+)?"
@@ -2172,6 +2183,8 @@ _TRAILING_IF = re.compile(r"(?:,?\s+[\w.,/%)-]+){0,6}?(?:\s*\([^()]{0,60}\))?\s+
                           r"|(?<!\bis )(?<!\bexactly )(?<!\bjust )(?<!\bwas )"  # '..., which is
                           r"(?<!began )(?<!started )(?<!happened )(?<!occurred )(?<!developed )"
                           r"when(?!\s+(?:i|we)\s+(?:have\s+)?(?:reviewed|seen|checked)\b)"
+                          r"(?!\s+(?:[^,;.:()]{0,50}?\s)?(?:was|were|had|did)\b|\s+(?:he|she|"
+                          r"they|we|i|it)\s+(?:first\s+)?[a-z]+ed\b)"  # 'when X was started'
                           r"(?!\s+(?:the|his|her)\s+(?:current\s+)?"  # exactly when she ...
                           r"(?:supply|bottle|prescription|pack|tablets)\b)|should\s+(?:\w+\s+)"
                           r"{1,2}(?:occur|develop|recur|worsen|persist|arise|return))\b",
@@ -2266,6 +2279,9 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _visit_place(text, mentions)
     mentions = _causes_of_a_finding(text, mentions)
     mentions = _aside_like_its_head(text, mentions)
+    mentions = _negated_gloss(text, mentions)
+    mentions = _replaced_one_under_avoid(text, mentions, line.section)
+    mentions = _result_past_listed_denial(text, mentions)
     mentions = _in_the_role_of(text, mentions)
     mentions = _refused_after_all(text, mentions)
     mentions = _labelled_in_aside(text, mentions)
@@ -2976,6 +2992,57 @@ def _aside_like_its_head(text: str, mentions: list[Mention]) -> list[Mention]:
                if m.group == "finding" and aside.start() < m.start < aside.end() else m
                for m in out]
     return out
+
+
+# 'You do NOT need blood removal (phlebotomy)', 'no scope (colonoscopy)': a name in
+# parentheses that glosses the plain words a negation has just denied is denied with them.
+_GLOSS_DENIED = re.compile(r"\b(?:no|not|never|without|nor)\s+(?!only\b|just\b|yet\b)"
+                           r"(?:(?:need|needed|require|required|recommend|recommended|indicated|"
+                           r"warranted|necessary)\s+)?(?:a\s+|an\s+|any\s+)?(?:(?!(?:now|yet|"
+                           r"today|needed|indicated|required|recommended|warranted|necessary|"
+                           r"advised|appropriate)\s)[\w-]+\s+){1,3}\($", re.IGNORECASE)
+
+
+# 'Avoid: ezetimibe or fish oil as first-line instead of a statin': under what to avoid, the
+# thing an avoided option would replace is the preferred one, not a second thing refused.
+_REPLACED_BEFORE = re.compile(r"\b(?:instead of|in place of|rather than|as opposed to)\s+"
+                              r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+
+
+def _replaced_one_under_avoid(text: str, mentions: list[Mention], section: str
+                              ) -> list[Mention]:
+    if section != "avoid":
+        return mentions
+    return [dataclasses.replace(m, negated=False)
+            if m.negated and m.action is None and any(
+                r.start() < m.start for r in _REJECTED_VERB.finditer(text, 0, m.start))
+            and _REPLACED_BEFORE.search(text, max(0, m.start - 60), m.start) else m
+            for m in mentions]
+
+
+# 'No clinical ASCVD, LDL-C <190, not diabetic': a test written with its value is a result
+# stated; a denial that opened an earlier item of the list does not reach it.
+_VALUE_AFTER = re.compile(r"\s*(?:[:=]\s*)?(?:[<>]=?|[≤≥]|~)?\s*\d")
+_DENIAL = re.compile(r"\b(?:no|not|without|negative for|denies)\b", re.IGNORECASE)
+
+
+def _result_past_listed_denial(text: str, mentions: list[Mention]) -> list[Mention]:
+    out = []
+    for m in mentions:
+        denials = list(_DENIAL.finditer(text, 0, m.start))
+        if m.negated and m.group == "test" and m.action is None and denials and (
+                _VALUE_AFTER.match(text, m.end)) and "," in text[denials[-1].end():m.start]:
+            m = dataclasses.replace(m, negated=False)
+        out.append(m)
+    return out
+
+
+def _negated_gloss(text: str, mentions: list[Mention]) -> list[Mention]:
+    return [dataclasses.replace(m, negated=True)
+            if not m.negated and m.action is None and m.group in ("test", "drug")
+            and text[m.end:m.end + 1] == ")"
+            and _GLOSS_DENIED.search(text, max(0, m.start - 80), m.start) else m
+            for m in mentions]
 
 
 _HEAD_GAP = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:process|picture|cause|etiology|disease|"

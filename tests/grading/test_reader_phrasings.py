@@ -4542,3 +4542,91 @@ def test_reader_p13f3_outline_prohibitions_and_gerund_consequences(grade, spec, 
     """'C. Do not' over '1. Prescribe naltrexone'; 'Avoid: added benzodiazepine'; 'Starting
     cephalexin now would sterilize the biopsy'; 'Repeat X (not indicated)': none plans it."""
     assert grade(spec, note) is passed
+
+
+POTASSIUM_5_9 = {"note_value": {"concept": ["potassium_test"], "value": 5.9, "tolerance": 0.05}}
+FERRITIN_850 = {"note_value": {"concept": ["ferritin"], "value": 850, "tolerance": 0.5}}
+NO_ROSUVASTATIN = {"note_never": {"concept": ["rosuvastatin"]}}
+NO_PHLEBOTOMY = {"note_never": {"concept": ["phlebotomy"]}}
+NO_MARROW = {"note_never": {"concept": ["bone_marrow_biopsy"]}}
+ANC_1_29 = {"note_value": {"concept": ["anc"], "value": 1.29, "tolerance": 0.05}}
+ORDER_DUFFY = {"note_decision": {"concept": ["duffy_test"], "action": ["order"]}}
+TSH_2_1 = {"note_value": {"concept": ["tsh"], "value": 2.1, "tolerance": 0.05}}
+
+START_STATIN = {"note_decision": {"concept": ["statin"], "action": ["start"]}}
+START_ANTICOAGULANT = {"note_decision": {"concept": ["anticoagulant"], "action": ["start"]}}
+ORDER_TSH_6WK = {"note_decision": {"concept": ["tsh"], "action": ["order"],
+                                   "timing": {"min": 4, "max": 12, "unit": "wk"}}}
+ORDER_FERRITIN_8WK = {"note_decision": {"concept": ["ferritin"], "action": ["order"],
+                                        "timing": {"min": 4, "max": 12, "unit": "wk"}}}
+ORDER_K_6WK = {"note_decision": {"concept": ["potassium_test"], "action": ["order"],
+                                 "timing": {"min": 4, "max": 12, "unit": "wk"}}}
+STATIN_5_10 = {"note_decision": {"concept": ["statin"], "action": ["start"],
+                                 "dose": {"min": 5, "max": 10, "unit": "mg"}}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # JSON written as the note: a quoted snake_case key carries the label and the unit
+    (POTASSIUM_5_9, '{\n  "labs": {\n    "serum_potassium_mmol_L": 5.9,\n'
+     '    "creatinine_mg_dL": 1.8\n  }\n}', True),
+    (POTASSIUM_5_9, '```json\n{"chemistry": {"potassium_mEq_L": 5.9, "bicarbonate_mEq_L": 19}}'
+     '\n```', True),
+    (FERRITIN_850, '{\n  "iron_studies": {\n    "ferritin_ng_mL": 850,\n'
+     '    "transferrin_saturation_percent": 62\n  }\n}', True),
+    (POTASSIUM_5_9, '{\n  "labs": {\n    "serum_potassium_mmol_L": 4.1\n  }\n}', False),
+    # a JSON array under a key that rejects: its strings are what to avoid
+    (NO_ROSUVASTATIN, '{\n  "avoid": [\n    "Gemfibrozil",\n    "Rosuvastatin 40 mg",\n'
+     '    "Niacin"\n  ]\n}', True),
+    (NO_ROSUVASTATIN, '{\n  "recommendations": [\n    "Start rosuvastatin 40 mg daily",\n'
+     '    "Repeat lipids in 8 weeks"\n  ]\n}', False),
+    (STATIN_5_10, '```json\n{\n  "recommendations": [\n    "Start rosuvastatin 10 mg daily"\n'
+     '  ],\n  "avoid": [\n    "Rosuvastatin 40 mg",\n    "Gemfibrozil"\n  ]\n}\n```', True),
+    (STATIN_5_10, '```json\n{\n  "recommendations": [\n    "Start rosuvastatin 10 mg daily",\n'
+     '    "Rosuvastatin 40 mg"\n  ]\n}\n```', False),
+    # 'when' opening a past-tense clause dates the value; it sets no condition
+    (FERRITIN_850, "Ferritin was 850 ng/mL when she was last transfused in March.", True),
+    (FERRITIN_850, "Ferritin 850 ng/mL when iron was last given.", True),
+    (POTASSIUM_5_9, "Potassium 5.9 mmol/L when spironolactone had been added two weeks "
+     "earlier.", True),
+    (FERRITIN_850, "Stop deferasirox when ferritin is below 850 ng/mL.", False),
+    # a technical name in parentheses glossing plain words a negation denies is denied too
+    (NO_PHLEBOTOMY, "- She will not require regular blood draws (phlebotomy).", True),
+    (NO_PHLEBOTOMY, "- He does not need blood-letting (phlebotomy) for this ferritin.", True),
+    (NO_MARROW, "- Without a bone marrow test (bone marrow biopsy) at this stage.", True),
+    (NO_MARROW, "- No marrow sampling (bone marrow biopsy) unless cytopenias appear.", True),
+    (NO_PHLEBOTOMY, "- She needs blood removal (phlebotomy) every 2 weeks.", False),
+    (NO_PHLEBOTOMY, "- No fever; blood removal (phlebotomy) weekly until ferritin < 100.", False),
+    # under 'Avoid:', what the avoided option would replace is preferred, even when the
+    # label's sentence wraps onto the next line
+    (START_STATIN, "Plan:\nStart rosuvastatin 10 mg daily.\nAvoid: gemfibrozil or niacin as "
+     "first-line\ninstead of a statin.\n", True),
+    (START_ANTICOAGULANT, "Plan:\nStart apixaban 5 mg twice daily.\nAvoid: aspirin alone\nin "
+     "place of an anticoagulant.\n", True),
+    (START_STATIN, "Plan:\nStart pravastatin 40 mg nightly.\nAvoid: omega-3 capsules rather "
+     "than a statin.\n", True),
+    (START_STATIN, "Plan:\nStart ezetimibe 10 mg daily.\nAvoid: any statin\nat any dose, "
+     "given the myopathy.\n", False),
+    # a test written with its value in a list a denial opened is a result, not refused
+    (ORDER_TSH_6WK, "Question: dose?\n\n# Hypothyroidism\nNo goiter, TSH 7.1, no nodules -> "
+     "no imaging.\n\n# Monitoring\n- Recheck TSH in 6 weeks (ordered).", True),
+    (ORDER_FERRITIN_8WK, "Question: iron?\n\n# Hyperferritinemia\nNo liver disease, ferritin "
+     "640, not anemic -> observe.\n\n# Monitoring\n- Repeat ferritin in 8 weeks (ordered).", True),
+    (ORDER_K_6WK, "Question: ACE inhibitor?\n\n# CKD\nNo edema, potassium 5.2, not dizzy -> "
+     "no change.\n\n# Monitoring\n- Recheck potassium in 6 weeks (ordered).", True),
+    (ORDER_TSH_6WK, "Question: dose?\n\n# Hypothyroidism\nNo goiter, no TSH, no nodules -> "
+     "no imaging.\n\n# Monitoring\n- Recheck TSH in 6 weeks (ordered).", False),
+    # the Duffy typing named as a phenotyping or a blood type (task lexicon)
+    (ORDER_DUFFY, "Orders: RBC Duffy antigen phenotyping, anti-Fy(a) and anti-Fy(b).", True),
+    (ORDER_DUFFY, "- I have sent a blood test to check her Duffy blood type.", True),
+    # a trend whose values each carry their year: only the latest year's value is current
+    (ANC_1_29, "ANC 1.41 (2020), 1.26 (2021), 1.52 (2022), 1.46 (2025).", False),
+    (TSH_2_1, "TSH trend 4.8 (2019), 2.1 (2021), 3.9 (2024); now symptomatic.", False),
+    (FERRITIN_850, "Ferritin 850 (2018), 620 (2020), 410 ng/mL (Mar 2024).", False),
+    (FERRITIN_850, "Ferritin 410 (2018), 620 (2020), 850 ng/mL (Mar 2024).", True),
+])
+def test_reader_p13f2_note_structures(grade, spec, note, passed):
+    """A note written as JSON reads as the labels, values and lists it stands for; 'when X
+    was started' is a past time, not a condition; '(phlebotomy)' glossing denied plain words
+    is denied; 'Avoid: X ... instead of a statin' prefers the statin; 'No fever, ferritin 320'
+    states the ferritin; in a trend dated by year only the latest value is current."""
+    assert grade(spec, note) is passed
