@@ -3038,11 +3038,17 @@ def _result_past_listed_denial(text: str, mentions: list[Mention]) -> list[Menti
 
 
 def _negated_gloss(text: str, mentions: list[Mention]) -> list[Mention]:
-    return [dataclasses.replace(m, negated=True)
-            if not m.negated and m.action is None and m.group in ("test", "drug")
-            and text[m.end:m.end + 1] == ")"
-            and _GLOSS_DENIED.search(text, max(0, m.start - 80), m.start) else m
-            for m in mentions]
+    """Only a gloss of words the reader does not know: 'no oral beta-lactams (ESBL)' names
+    the denied drugs itself, and its bracket gives the reason, not another name."""
+    out = []
+    for m in mentions:
+        denied = _GLOSS_DENIED.search(text, max(0, m.start - 80), m.start) if (
+            not m.negated and m.action is None and m.group in ("test", "drug")
+            and text[m.end:m.end + 1] == ")") else None
+        if denied and not any(denied.start() <= o.start < m.start for o in mentions):
+            m = dataclasses.replace(m, negated=True)
+        out.append(m)
+    return out
 
 
 _HEAD_GAP = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:process|picture|cause|etiology|disease|"

@@ -4630,3 +4630,22 @@ def test_reader_p13f2_note_structures(grade, spec, note, passed):
     is denied; 'Avoid: X ... instead of a statin' prefers the statin; 'No fever, ferritin 320'
     states the ferritin; in a trend dated by year only the latest value is current."""
     assert grade(spec, note) is passed
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a bracket after a drug the note names itself gives the reason, not another name
+    ({"note_finding": {"concept": ["esbl"]}}, "ESBL E. coli. Fosfomycin 3 g once; no oral "
+     "beta-lactams (ESBL), no ciprofloxacin (resistant).", True),
+    ({"note_decision": {"concept": ["colonoscopy"], "action": ["avoid"]}},
+     "She does not need a scope (colonoscopy) now.", True),
+    # 'converted from X to Y': the new drug is the plan, only the old one is history
+    ({"note_never": {"concept": ["methadone"]}}, "Plan: transition from buprenorphine to "
+     "methadone 40 mg daily.", False),
+    ({"note_finding": {"concept": ["chronic_migraine"]}}, "Her migraine has evolved from "
+     "episodic to chronic migraine.", True),
+])
+def test_a_gloss_needs_unknown_words_and_a_change_of_state_spares_its_new_state(
+        grade, spec, note, passed):
+    """'no oral beta-lactams (ESBL)': the drug is named, the bracket is its reason; 'from
+    buprenorphine to methadone': only the state left behind is history."""
+    assert grade(spec, note) is passed

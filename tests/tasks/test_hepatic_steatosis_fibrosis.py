@@ -224,6 +224,9 @@ LOW_WRONG = [
     "FIB-4 {f}, high risk. Refer to hepatology clinic. Repeat FIB-4 in 1-2 years. Weight loss.",
 ]
 HIGH_CORRECT = [
+    # a clinic visit without a referral verb (a reader gap once)
+    "FIB-4 of {f} is high risk. She should be seen in hepatology clinic for further "
+    "evaluation. Weight loss of 10% through lifestyle changes.",
     "FIB-4 {f} -> high risk of advanced fibrosis. Refer to hepatology clinic. FibroScan "
     "ordered. Lose weight 7-10%.",
     "Assessment: FIB-4 {f} (high risk, >2.67).\nPlan:\n1. Hepatology referral placed for "
@@ -235,8 +238,6 @@ HIGH_CORRECT = [
 HIGH_CORRECT_GAPS = [
     "FIB-4 index {f}: high-risk for F3-F4 fibrosis. I will see her in the hepatology clinic; "
     "VCTE ordered before the visit. Weight reduction 7-10% with diet and exercise.",
-    "FIB-4 of {f} is high risk. She should be seen in hepatology clinic for further "
-    "evaluation. Weight loss of 10% through lifestyle changes.",
     "FIB-4 {f}, high risk of advanced fibrosis. Will convert this e-consult to an in-person "
     "hepatology visit. Weight loss 7-10% via lifestyle change.",
     "FIB-4 {f}: high risk. I will see her in clinic in the next 4-6 weeks for fibrosis "

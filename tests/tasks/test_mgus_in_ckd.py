@@ -210,12 +210,16 @@ def test_a_bare_ratio_after_kappa_and_lambda_is_their_ratio():
     # a threshold after the eGFR ('exceeds 1.65, eGFR 26, but ...') leaves the eGFR unread
     (None, "ratio_interpreted", "The FLC ratio of 1.88 exceeds 1.65, eGFR 26, but that cut-off "
      "does not apply in CKD; it is within the renal reference range."),
-    # 'Follow-up SPEP in 6 months' is not read as an order with a timing
-    (MGUS, "followup_documented", "IgG kappa MGUS, M-spike 0.5. FLC ratio 1.99 normal for CKD, "
-     "eGFR 23. Low-risk MGUS. No skeletal survey. Follow-up SPEP in 6 months."),
 ])
 def test_reader_limits_alone(variant, checkpoint, note):
     assert grade_note(TASK, note, variant)[checkpoint] is False
+
+
+def test_a_verbless_follow_up_spep_line_is_the_follow_up():
+    """'Follow-up SPEP in 6 months' is the low-risk MGUS follow-up (a reader limit once)."""
+    note = ("IgG kappa MGUS, M-spike 0.5. FLC ratio 1.99 normal for CKD, eGFR 23. Low-risk MGUS. "
+            "No skeletal survey. Follow-up SPEP in 6 months.")
+    assert grade_note(TASK, note, MGUS)["followup_documented"] is True
 
 
 def _calls(variant=None, extra=()):

@@ -228,7 +228,6 @@ READER_GAPS = [
         "nsaid_avoided",
         ULCER_OK + " Celecoxib 200 mg daily with pantoprazole is an alternative.",
     ),
-    (None, "nsaid_avoided", ULCER_OK + " Celecoxib 100 mg twice daily with her PPI is acceptable."),
     # a verbless oral diclofenac after a trigger naming 'the gel' is not read as a conditional offer
     (None, "nsaid_avoided", ULCER_OK + " If the gel fails, oral diclofenac 50 mg twice daily."),
     # review finding 1: the plan verb does not reach a second drug joined by 'and'
@@ -297,6 +296,13 @@ READER_FALSE_NEGATIVES = [
 
 def test_four_times_daily_written_4x_passes():
     assert all(grade_note(TASK, ULCER_OK.replace("four times daily", "4x daily")).values())
+
+
+def test_celecoxib_offered_with_her_ppi_fails():
+    """'Celecoxib 100 mg twice daily with her PPI is acceptable' offers the NSAID (a reader gap
+    once)."""
+    note = ULCER_OK + " Celecoxib 100 mg twice daily with her PPI is acceptable."
+    assert grade_note(TASK, note)["nsaid_avoided"] is False
 
 
 def test_a_conditional_meloxicam_offer_fails():

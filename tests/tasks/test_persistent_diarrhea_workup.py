@@ -107,6 +107,9 @@ CORRECT = [
     # one 'not' over a list of verbs (review 8)
     (None, "Calprotectin 24 ug/g normal. IBS-D likely. tTG-IgA ordered. No colonoscopy now. "
            "Don't retreat with metronidazole or switch to tinidazole."),
+    # 'Colonoscopy: not now.' turns the test down (a reader gap once)
+    (None, "Calprotectin 24 ug/g normal. IBS-D likely. tTG-IgA ordered.\nColonoscopy: not now."
+           "\nNo metronidazole."),
 ]
 
 WRONG = [
@@ -180,8 +183,6 @@ KNOWN_READER_GAPS = [
     # review 9: a short answer after a question line is not read as an avoid decision
     (None, "Calprotectin 24 ug/g normal. IBS-D likely. tTG-IgA ordered.\n4. Colonoscopy? Not "
            "needed now.\nNo metronidazole."),
-    (None, "Calprotectin 24 ug/g normal. IBS-D likely. tTG-IgA ordered.\nColonoscopy: not now."
-           "\nNo metronidazole."),
     # review 2 (cost of the opposite): 'before labeling this as IBS' read as affirming IBS
     (RAISED_NORMAL, "Calprotectin 779 ug/g concerning for IBD; Crohn's disease or colitis must be "
                     "excluded before labeling this as IBS. Send tTG-IgA. Ileocolonoscopy ordered. "
