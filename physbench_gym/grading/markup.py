@@ -77,6 +77,17 @@ _DATE = re.compile(r"\b(?:19|20)\d\d(?:-\d\d(?:-\d\d)?)?\b|\b\d{1,2}/\d{1,2}/(?:
 # A data label over an order, not a result: '- Imaging: plain films of both feet ordered'.
 _ORDER_ITEM = re.compile(r"\b(?:ordered|requested|booked|arranged|placed)\b(?!\s+(?:on|by|at)\b)",
                          re.IGNORECASE)
+_PLAN_TIME = re.compile(
+    r"\b(?:today|now|this week|in\s+\d+\s*(?:d|days?|wks?|weeks?|mo|months?))\b", re.IGNORECASE)
+
+
+def _ordered_now(text: str) -> bool:
+    """'Labs: HIV screen today', 'Imaging: DXA - ordered': tests named with an order or a time
+    to come and no value, under a data label."""
+    return bool(_ORDER_ITEM.search(text) or _PLAN_TIME.search(text)) and not re.search(
+        r"\d", _PLAN_TIME.sub("", text))
+
+
 _RESULT_MARK = re.compile(r"\b(?:show\w*|reveal\w*|demonstrat\w*|unremarkable|normal|negative|"
                           r"positive|pending|resulted|was|were|previously|prior|ago)\b|"
                           r"\d{1,2}/\d{1,2}|\b(?:19|20)\d\d\b", re.IGNORECASE)
@@ -129,7 +140,8 @@ _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
               # 'avanafil is a shorter-acting alternative': an offer, whatever its praise
               (re.compile(r"\b(is|are|would be|remains?)\s+(?:a|an)\s+(?!(?:poor|bad|worse|"
                           r"inferior|less|risky|dangerous|unsafe|last|not|no|un\w+)\b)"
-                          r"[a-z]+(?:-[a-z]+)?\s+(alternative|option|choice)\b", re.IGNORECASE),
+                          r"[a-z]+(?:-[a-z]+)?\s+(alternative|option|choice|adjunct|add-on|backup|back-up)\b",
+                          re.IGNORECASE),
                r"\1 an acceptable \2"),
               # 'vardenafil 10 mg as needed is fine': a schedule, not the verb 'needed'
               (re.compile(r"\bas needed\b", re.IGNORECASE), "prn"),
@@ -141,6 +153,30 @@ _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
               # 'restart 48-72 h post-op' (not 'OP', osteoporosis)
               (re.compile(r"\bpost-?op\b(?!-)", re.IGNORECASE), "after surgery"),
               (re.compile(r"\bpre-?op\b(?!-)", re.IGNORECASE), "before surgery"),
+              # 'Bupropion XL: none -> 150 mg daily', 'empagliflozin 0 -> 10 mg': from nothing
+              # to a dose, a start
+              (re.compile(r"(?:\b(?:none|nil|nothing)|(?<![\d.])\b0(?:\s*(?:mg|mcg))?)\s*(?:->|=>)\s*"
+                          r"(?=\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|iu)\b)", re.IGNORECASE),
+               "start "),
+              # 'Next INR: in 5 days', 'Next creatinine: 2 weeks': the repeat, when
+              (re.compile(r"(?m)^(\W*)next\s+([A-Za-z][\w/+-]*(?:\s+[\w/+-]+){0,2}?)\s*:\s*"
+                          r"(?:in\s+)?(?=\d{1,2}\s*(?:d|days?|wks?|weeks?|mo|mos|months?)\b)",
+                          re.IGNORECASE), r"\1Recheck \2 in "),
+              # British intervals: 'f/u 4/52' (weeks), 'q 6/12' (months), 'x 5/7' (days)
+              (re.compile(r"\b(in|q|every|for|x|after|within|next|over)(\s*)(\d{1,2})/52\b",
+                          re.IGNORECASE), r"\1\2\3 weeks"),
+              (re.compile(r"\b(in|q|every|for|x|after|within|next|over)(\s*)(\d{1,2})/12\b",
+                          re.IGNORECASE), r"\1\2\3 months"),
+              (re.compile(r"\b(in|q|every|for|x|after|within|next|over)(\s*)([1-6])/7\b",
+                          re.IGNORECASE), r"\1\2\3 days"),
+              # 'Review in 3 wk: PHQ-9', 'see back in 4 weeks', 'Review 05-May-2026': a visit
+              (re.compile(r"(?<![\w-])(?:review|see(?:\s+(?:her|him|them|pt))?(?:\s+(?:back|again))?)"
+                          r"(?=\s+(?:in\s+(?:the\s+)?(?:clinic|office)\s+|by\s+(?:phone|video)\s+)?"
+                          r"(?:in|within|after)\s+(?:\d{1,3}(?![\d/])|one|two|three|four|"
+                          r"five|six|eight|a|an)\s*(?:-\s*\d+\s*)?(?:d|days?|wks?|weeks?|mo|mos|"
+                          r"months?)\b)", re.IGNORECASE), "follow-up"),
+              (re.compile(r"(?m)^(\W*)review(?=\s+(?:on\s+)?\d{1,2}[-/ ](?:\d{1,2}|[A-Za-z]{3}))",
+                          re.IGNORECASE), r"\1follow-up"),
               (re.compile(r"(?<![\w/.])x(?=\d+\s*(?:d|days?|wks?|weeks?|mo|months?|doses?)\b)",
                           re.IGNORECASE), "x "))  # 'hold x4 days'
 
@@ -459,7 +495,7 @@ def _inline(text: str) -> str:
 @functools.lru_cache(maxsize=256)
 def lines(note: str) -> tuple[Line, ...]:
     """The note as units of meaning, each with its section ('plan', 'history', ...)."""
-    raw = _HTML_BREAK.sub("\n", normalize_characters(note)).split("\n")
+    raw = _joined_records(_HTML_BREAK.sub("\n", normalize_characters(note)).split("\n"))
     out: list[Line] = []
     section = "body"
     opened_by_label = after_blank = False
@@ -618,9 +654,11 @@ def lines(note: str) -> tuple[Line, ...]:
                 # with them, as under the plan; the next paragraph is back where it was
                 out.append(Line(text, "plan", "paragraph"))
                 continue
-            if section != "plan" and not (bullet and labelled == "data" and _ORDER_ITEM.search(
-                    text) and not _RESULT_MARK.search(text)):  # '- Imaging: films of both hands
-                line_section = labelled  # ordered' under a problem is the writer's order
+            if section != "plan" and not (labelled == "data" and not _RESULT_MARK.search(text) and (
+                    bullet and _ORDER_ITEM.search(text) or _ordered_now(text))):
+                # '- Imaging: films of both hands ordered' under a problem, 'Labs: HIV screen
+                # today' are the writer's orders
+                line_section = labelled
                 if labelled == "avoid" and text and not bullet and text.rstrip().endswith("."):
                     # 'Excluded: nitrofurantoin (resistant); TMP-SMX (allergy).' lists what is
                     # avoided in one sentence; the next line is back in the section it was in
@@ -690,6 +728,59 @@ _CONTINGENCY_HEADING = re.compile(
 
 # A red-flag title that goes on to say what the flags call for: 'Red flags - go to the ED'.
 _DESTINATION_AFTER_TITLE = re.compile(r"\s(?:-|–|—|:)\s*\S", re.IGNORECASE)
+
+
+# A record written one field per line ('Medication: bupropion XL' / 'Dose: 150 mg' /
+# 'Frequency: once daily' / 'Status: new start'), perhaps under its drug's name: one statement.
+_RECORD_FIELD = re.compile(
+    r"^\s*(?:[-*\u2022]\s*)?[*_]*(medication|medicine|drug|agent|anticoagulant|supplement|"
+    r"dose|dosage|strength|frequency|freq|route|sig|directions|status|action|change|start|"
+    r"start date|duration|current|new|previous|prior|now|was|reason|indication|rationale|"
+    r"monitoring|timing|schedule|next dose)[*_]*\s*:[*_]*\s*\S", re.IGNORECASE)
+_RECORD_CORE = frozenset({"dose", "dosage", "strength", "frequency", "freq", "sig", "status",
+                          "action", "change", "current", "new", "previous", "now", "route"})
+
+
+def _joined_records(raw: list[str]) -> list[str]:
+    """Each record written one field per line, joined into one line ('Medication: X, Dose:
+    150 mg, Status: new start'), so its drug, dose and verb share a clause."""
+    out: list[str] = []
+    index, in_fence = 0, False
+    while index < len(raw):
+        if _FENCE.match(raw[index].strip()):
+            in_fence = not in_fence
+        end = index
+        while not in_fence and end < len(raw) and _RECORD_FIELD.match(raw[end]):
+            end += 1
+        keys = {_RECORD_FIELD.match(line).group(1).lower() for line in raw[index:end]}
+        if end - index < 2 or not keys & _RECORD_CORE:
+            out.append(raw[index])
+            index += 1
+            continue
+        fields = ", ".join(_record_field(line, keys) for line in raw[index:end])
+        name = out[-1].strip() if out else ""
+        if name and ":" not in name and not name.startswith("#") and len(name.split()) <= 6 \
+                and not name.endswith("."):
+            out[-1] = f"{out[-1].rstrip().rstrip(':')}: {fields}."
+        else:
+            out.append(f"{fields}.")
+        index = end
+    return out
+
+
+def _record_field(line: str, keys: set[str]) -> str:
+    """One field of a record; a change told as 'Current: 75 mcg' beside 'New: 88 mcg' reads
+    'from 75 mcg', 'to 88 mcg'."""
+    field = line.strip().lstrip("-*\u2022 ").rstrip(".;,")
+    key = _RECORD_FIELD.match(line).group(1).lower()
+    if keys & _RECORD_OLD and keys & _RECORD_NEW and key in _RECORD_OLD | _RECORD_NEW:
+        value = field.split(":", 1)[1].strip(" *_")
+        return f"{'from' if key in _RECORD_OLD else 'to'} {value}"
+    return field
+
+
+_RECORD_OLD = frozenset({"current", "previous", "prior", "was"})
+_RECORD_NEW = frozenset({"new", "now"})
 
 
 def _mark_contingent(found: tuple[Line, ...]) -> tuple[Line, ...]:

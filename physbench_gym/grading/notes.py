@@ -255,6 +255,9 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
                     _DERIVED.match(clause.text, mention.end)) or _qualifies_label(
                         clause, mention):
                 continue
+            if mention.group == "test" and concept_id not in _own(mention) and any(
+                    concept_id in _own(m) for m in clause.mentions if m is not mention):
+                continue  # 'CBC: WBC 5.1, Hb 12.8, plt 62': the panel's value is no platelet's
             if _bare_list(clause, mention):  # 'TSH 8.9, 3.1, 12' or '8.9 or 3.1': which one
                 readings = [args.reading(q, unit, factors) for q in _values_of(clause, mention)]
                 stated = stated or bool(readings) and all(  # is the value? either, if all fit
@@ -281,6 +284,7 @@ def note_value(ctx: GradingContext, args: NoteValueArgs) -> CheckpointResult:
                         for q in clause.quantities)  # measure ('8 x 6 mm, average 7 mm')
                     continue
                 if args.accepts(reading, quantity.comparator) or _rounds_to(
+                        clause, quantity, reading, args) or _converted_rounds(
                         clause, quantity, reading, args):
                     if quantity.role in ("", "approximate", "from", "total") or (
                             args.target and quantity.role in ("reference", "limit")) or (
@@ -386,6 +390,20 @@ def _rounds_to(clause: Clause, quantity: Quantity, reading: tuple[float, float],
     written = re.search(r"[\d.]+", clause.text[quantity.start:quantity.end])
     decimals = len(written.group(0).split(".")[1]) if written and "." in written.group(0) else 0
     return abs(round(args.value, decimals) - reading[0]) < 1e-9
+
+
+def _converted_rounds(clause: Clause, quantity: Quantity, reading: tuple[float, float],
+                      args: NoteValueArgs) -> bool:
+    """'LDL 4.2 mmol/L' for 162 mg/dL, 'creatinine 159 umol/L' for 1.8 mg/dL: a value written
+    in another unit is the expected one when the expected value, in the written unit, rounds
+    to it at the precision it is written with."""
+    if args.value is None or quantity.comparator or reading[0] != reading[1] \
+            or not quantity.values[0] or reading[0] == quantity.values[0]:
+        return False
+    written = re.search(r"[\d.]+", clause.text[quantity.start:quantity.end].replace(",", ""))
+    decimals = len(written.group(0).split(".")[1]) if written and "." in written.group(0) else 0
+    expected = args.value * quantity.values[0] / reading[0]
+    return abs(round(expected, decimals) - quantity.values[0]) < 1e-9
 
 
 def _measured_after(clause: Clause, mention: Mention, args: NoteValueArgs, unit: str,

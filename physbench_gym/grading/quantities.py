@@ -598,11 +598,13 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
                                     quantity.end, quantity.comparator, quantity.high, "later",
                                     quantity.secondary))
                 continue
-        arrow = index + 1 < len(found) and re.match(
-            r"^\s*(?:\([^)]*\))?\s*(?:->|=>|>)\s*$", clause[quantity.end:found[index + 1].start])
+        arrow = index + 1 < len(found) and re.match(  # '10 mg qd -> 5 mg qd': its schedule too
+            r"^\s*(?:\([^)]*\))?\s*(?:(?:qd|od|bd|bid|tid|daily|mane|nocte|qhs|qam|po)\s+)?"
+            r"(?:->|=>|>)\s*$", clause[quantity.end:found[index + 1].start], re.IGNORECASE)
 
-        from_to = index + 1 < len(found) and _FROM_BEFORE.search(
-            clause[:quantity.start]) and re.match(
+        from_to = index + 1 < len(found) and (_FROM_BEFORE.search(clause[:quantity.start]) or (
+            quantity.unit and quantity.unit == found[index + 1].unit  # '20 mg to 10 mg': no
+            and quantity.value > found[index + 1].value)) and re.match(  # range runs downward
             r"^\s*to\s*$", clause[quantity.end:found[index + 1].start], re.IGNORECASE)
         if arrow and quantity.unit and found[index + 1].unit and convert(
                 1.0, quantity.unit, found[index + 1].unit) is None:
@@ -643,6 +645,9 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
         if role == "from" and quantity.unit not in _DOSE_UNITS and re.search(
                 r"\bwas\s*$", before, re.IGNORECASE):
             role = ""  # 'his platelet count at your visit was 61 x10^3/uL': a result
+        if role == "from" and quantity.unit in ("d", "wk", "mo", "y", "h") and re.search(
+                r"\b(?:was|were)\s+(?:scheduled|booked|arranged|set|planned|made)\b", before):
+            role = ""  # 'return visit was scheduled for 4 weeks from today': when, not a dose
         if role == "duration" and quantity.unit not in ("d", "wk", "mo", "y", "h", "dose"):
             role = ""
         after = clause[quantity.end:quantity.end + 40]
@@ -732,22 +737,25 @@ _OR_BEYOND = re.compile(r"\s*(?:or|and)\s+(?:less|lower|below|under|fewer|more|g
 _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
     (re.compile(rf"(?:(?<!\w)|(?=/))(?:{pattern})(?!\w)", re.IGNORECASE), per_day)
     for pattern, per_day in (  # each alternative a whole word: not the 'tid' of 'antidepressant'
-        (r"(?:single|one[- ]time|once only|one) dose|(?:x|once)\s?1\b(?![.,]\d)|one[- ]off|stat\b|"
-         r"single[- ]dose|as a single|once(?! (?:daily|a day|weekly|a week|monthly|a month|"
-         r"yearly|a year|per|every|each|nightly|in))(?!\s+(?:[\w-]+\s+){0,3}?(?:is|are|has|have|"
+        (r"(?:single|one[- ]time|once only|one) dose|(?:x|once)\s?1\b(?![.,]\d)"
+         r"(?!\s+(?:daily|a day|per day|bid|tid|qd|od|nightly|weekly))|one[- ]off|stat\b|"
+         r"single[- ]dose|as a single|once(?!\s?/)(?! (?:daily|a day|weekly|a week|monthly|a month|"
+         r"yearly|a year|per|every|each|nightly|in|at night|at bedtime))"
+         r"(?!\s+(?:[\w-]+\s+){0,3}?(?:is|are|has|have|"
          r"was|were|becomes?|finish\w*|complet\w*|he|she|they|it|we|you|the|her|his|their)\b)",
          "single"),  # not 'once serum calcium is confirmed': a time, not a schedule; not the
         # 'x 1.5' of arithmetic ('40 mg oxycodone x 1.5 = 60 MME'): a factor, not one dose
         (r"every hour|hourly|q\s?1\s?(?:h|hr|hour)\b|qh\b", 24.0),  # 'colchicine 0.6 mg hourly'
         (r"q\s?6\s?(?:h|hr|hrs|hours)|four times (?:a |per )?day|four times daily|qid|q\.i\.d\.?"
          r"|(?<![\d.])4\s?x\s?(?:(?:/|per|a)\s?day|daily)"
-         r"|4 times (?:a |per )?day|4 times daily", 4.0),
+         r"|4 times (?:a |per )?day|4 times daily|qds|q\.d\.s\.?", 4.0),  # British 'qds'
         (r"q\s?8\s?(?:h|hr|hrs|hours)|three times (?:a |per )?day|three times daily|tid|t\.i\.d\.?"
          r"|(?<![\d.])3\s?x\s?(?:(?:/|per|a)\s?day|daily)"
-         r"|3 times (?:a |per )?day|3 times daily", 3.0),
+         r"|3 times (?:a |per )?day|3 times daily|tds|t\.d\.s\.?|thrice (?:a |per )?day|"
+         r"thrice daily", 3.0),
         (r"q\s?12\s?(?:h|hr|hrs|hours)|twice (?:a |per )?day|twice daily|bid|b\.i\.d\.?"
          r"|(?<![\d.])2\s?x\s?(?:(?:/|per|a)\s?day|daily)"
-         r"|2 times (?:a |per )?day|2 times daily|every 12 hours", 2.0),
+         r"|2 times (?:a |per )?day|2 times daily|every 12 hours|bd|b\.d\.?", 2.0),
         (r"every (?:six|6) months?|q\s?6\s?(?:mo|mos|months?|m)\b|twice (?:a|per) year|"
          r"twice yearly|semi-?annual(?:ly)?|6-monthly|six-monthly|every 26 weeks|"
          r"every 180 days|every 182 days", 1 / 182.6),
@@ -763,14 +771,17 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
         (r"(?:twice|two times|2 times) (?:a |per |each )?week|(?:twice|two times|2 times) weekly"
          r"|biw", 2 / 7),
         (r"weekly|once (?:a|per|each) week|every week|q\s?(?:1\s?)?(?:w|wk|week)\b|qweekly|"
-         r"every 7 days|/\s?(?:wk|week)|per week|a week|each week", 1 / 7),
+         r"every 7 days|once\s?/\s?(?:wk|week)|/\s?(?:wk|week)|per week|a week|each week", 1 / 7),
         (r"yearly|annually|annual|once (?:a|per) year|every year|every 12 months|q\s?12\s?mo|"
          r"q\s?year", 1 / 365),
-        (r"every other day|q\s?(?:od|48h)|alternate[- ]day|on alternate days", 0.5),
+        (r"every other day|q\s?(?:od|48h)|q\.o\.d\.?|alternate[- ]day|on alternate days|"
+         r"every second day|alt(?:ernate)? days|alternate (?:mornings|evenings|nights)", 0.5),
         (r"(?:once )?daily|once (?:a|per|each) day|every day|qd|q\.d\.?|qam|q\.?a\.?m\.?|qpm|"
          r"qhs|q\.h\.s\.?|nightly|at bedtime|each (?:morning|evening|night)|every (?:morning|"
          r"evening|night)|q\s?24\s?h|1\s?x\s?(?:/|per|a)\s?day|/\s?day|per day|a day|"
-         r"in the morning|at night|od\b|q\s?day|qdaily", 1.0),
+         r"in the morning|at night|od\b|o\.d\.?|q\s?day|qdaily|mane|nocte|(?<!q)hs|"
+         r"once\s?/\s?(?:d|day)|"
+         r"(?:every|each|q)\s?(?:a\.?m\.?|p\.?m\.?|morning|evening|night)(?!\w)", 1.0),
     ))
 
 

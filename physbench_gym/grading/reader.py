@@ -38,6 +38,7 @@ _ATTRIBUTE = re.compile(
     r"|-induced|-associated|-related|induced|associated"
     r"|(?:'s)?\s*(?:label|labeling|labelling|package insert|prescribing information|monograph)"
     r")\b", re.IGNORECASE)  # 'Apixaban label says reduce to 2.5 mg ...': the label's rule
+_LEVEL = re.compile(r"(?:\s+|-)?(?:levels?|concentrations?)\b", re.IGNORECASE)
 # 'adverse effects of venlafaxine XR 150 mg': the same, named before the drug.
 _ATTRIBUTE_BEFORE = re.compile(r"\b(?:(?:adverse|side)[\s-]effects?|toxicity|intolerance|"
                                r"allergy|overdose|levels?|absorption)\s+(?:of|to|from)\s+$"
@@ -360,7 +361,48 @@ def _read(text: str, today: date | None = None) -> Note:
                 dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
                 for m in clause.mentions))
         clauses.append(clause)
-    return Note(text, tuple(_arrow_branches(clauses)))
+    return Note(text, tuple(_choice_left_open(_arrow_branches(clauses), [u[1] for u in units])))
+
+
+# 'Start alendronate weekly, or no treatment for now - she'll decide': another way offered
+# and the choice left to the patient: the line commits to neither.
+_ANOTHER_WAY = re.compile(
+    r"(?:[,;]|\s[-\u2014])\s*(?:or|though)\b|\bor\s+(?:alternatively|instead|just|simply|no|try|"
+    r"wait|defer|skip|hold|(?:at|on|in)\s+(?:the\s+)?(?:next|a later|another))\b|\binstead\b"
+    r"|\balternatively\b|\s(?:vs\.?|versus)\s", re.IGNORECASE)
+_LEFT_TO_CHOICE = re.compile(
+    r"\b(?:she|he|they|patient|pt|the patient)(?:'ll|\s+will|\s+to|\s+is|\s+is still)?\s+"
+    r"(?:decide|choose|think it over|think about it|leaning)\b"
+    r"|\bwhichever\b[^.;]{0,40}\b(?:prefers?|easier|more convenient|suits)\b"
+    r"|\b(?:patient|pt)(?:'s)?\s+(?:to\s+choose|preference)\b|\blet\s+\w+\s+decide\b"
+    r"|\bif\s+(?:she|he|they|the patient|pt)\s+(?:prefers?|insists?|wants?|would rather)\b"
+    r"|\b(?:patient|pt|her|his)(?:'s)?\s+choice\b"
+    r"|\bif (?:that is|it is|that's|it's) more convenient\b"
+    r"|(?:^|[-\u2014;,]\s*)(?:we\s+)?will\s+(?:decide|discuss)\b", re.IGNORECASE)
+
+
+# 'Allopurinol 100 mg daily offered; patient prefers to hold off for now': turned down.
+_OFFERED = re.compile(r"\boffer(?:ed)?\b", re.IGNORECASE)
+_DECLINED = re.compile(r"\b(?:she|he|they|patient|pt|the patient)\s+(?:declined|declines|refused|"
+                       r"refuses|prefers to (?:hold off|wait|defer|try)|wants to (?:wait|hold off|"
+                       r"think))\b", re.IGNORECASE)
+
+
+def _choice_left_open(clauses: list[Clause], lines_of: list[Line]) -> list[Clause]:
+    """A sentence that offers another way and leaves the choice to the patient ('F/u in 4
+    weeks, or just a phone call instead, whichever she prefers'), or tells an offer turned
+    down, decides nothing it names."""
+    open_sentences = {id(line): [s for s in _SENTENCE_END.split(line.text)
+                                 if _ANOTHER_WAY.search(s) and _LEFT_TO_CHOICE.search(s)
+                                 or _OFFERED.search(s) and _DECLINED.search(s)]
+                      for line in lines_of}
+    return [dataclasses.replace(clause, mentions=tuple(
+        dataclasses.replace(m, statuses=m.statuses | {ALTERNATIVE}) for m in clause.mentions))
+        if any(clause.text[:40].strip(" .;,") in sentence for sentence in open_sentences[id(line)])
+        else clause for clause, line in zip(clauses, lines_of, strict=True)]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
 
 
 _BRANCH_NEGATION = frozenset({"not", "no", "non", "negative"})
@@ -1845,16 +1887,17 @@ def _verb_before_object(doc: Any, span: Any, starts: set[int]) -> bool:
 
 
 def _participle_of_a_dose(doc: Any, span: Any, drug_ends: set[int]) -> bool:
-    """'Lithium (dose) may be increased to 900 mg a day': a participle after a drug and before
-    'to/by <number>' changes the dose; it names no finding ('LDL increased to 190')."""
+    """'Lithium (dose) may be increased to 900 mg a day', 'levothyroxine increased 75 -> 88 mcg':
+    a participle after a drug and before its numbers changes the dose; it names no finding
+    ('LDL increased to 190')."""
     if len(span) != 1 or span[0].lower_ not in _CHANGE_PARTICIPLES:
         return False
     before = span.start - 1
     while before >= 0 and doc[before].lower_ in _DOSE_PASSIVE:
         before -= 1
     after = span.end
-    return before + 1 in drug_ends and after + 1 < len(doc) and doc[after].lower_ in (
-        "to", "by") and doc[after + 1].like_num
+    return before + 1 in drug_ends and after + 1 < len(doc) and (doc[after].lower_ in (
+        "to", "by", "from") and doc[after + 1].like_num or doc[after].like_num)
 
 
 _DOSE_PASSIVE = frozenset({"dose", "doses", "dosage", "may", "can", "could", "should", "will",
@@ -1966,6 +2009,10 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
                 not _EVENT_PREPOSITION.search(doc.text, 0, match.start())):  # not 'review him
             sides.setdefault((repeat.start, repeat.end, "order"), set()).add("before")  # 4
             # weeks after the second dose': the dose is the event the time counts from
+    for key in [k for k, found in sides.items() if found == {"before"} and k[0]
+                and doc[k[0] - 1].lower_ in _COPULAS]:
+        if any(other[:2] == key[:2] and "after" in found for other, found in sides.items()):
+            del sides[key]  # 'TSH was sent this morning': a passive verb acts on its subject
     spans = [Span(doc, start, end, label=f"{kind}|{'both' if len(found) > 1 else found.pop()}")
              for (start, end, kind), found in sides.items()]
     kept = filter_spans(spans)
@@ -2010,11 +2057,14 @@ _ENDORSING_SUBJECT = re.compile(
 # 'treating his hepatitis C with glecaprevir/pibrentasvir': the drug after the disease treated.
 _TREAT_CONDITION_WITH = re.compile(r"\btreat(?:ing)?\s+(?:his|her|their|the|this)\s+"
                                    r"(?:[\w.-]+\s+){1,4}?(with)\b", re.IGNORECASE)
-# 'use CGM instead', 'I would use chlorthalidone 12.5 mg': 'use' told as the instruction
+# 'use CGM instead', 'I would use chlorthalidone 12.5 mg', 'Take one atorvastatin 40 mg tablet':
+# 'use' or 'take' told as the instruction
 # (not 'use of NSAIDs', 'NSAID use', 'use caution with ...').
 _IMPERATIVE_USE = re.compile(
     r"(?:^|[.;:!?]\s+|\n\s*|[-*•]\s+|\b(?:please|then|instead|I would|I'd|we will|we'll|I will|"
-    r"I'll|we would|we'd)\s+)(use)\s+(?!of\b|caution|care|judgment|judgement)",
+    r"I'll|we would|we'd)\s+)(use|take)\s+(?!of\b|caution|care|judgment|judgement|it\b|this\b|"
+    r"them\b|these\b|that\b|with\b|without\b|on\b|at\b|in\b|as\b|after\b|before\b|only\b|"
+    r"ideally\b|time\b|note\b|(?:your|her|his|the)\s+(?:usual|current|regular)\b)",
     re.IGNORECASE)
 # 'and a second 15 mg dose 7 days later', 'the same 15 mg again in 14 days': the repeat of
 # a dose named as a noun, ordered like 'repeat'.
@@ -2383,6 +2433,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                 if m.group == "test" and HISTORICAL in m.statuses and all(
                     c.text.lower() in _BASELINE_CUES for c in m.cues if c.category == HISTORICAL)
                 and (m.action is not None and m.action.kind == "order" and not m.action.negated
+                     and not _ASKED_FOR.search(text, 0, m.action.start)
                      or _ORDERED_AFTER.search(text, m.end)) else m
                 for m in mentions]  # 'Baseline CBC with differential now, ordered'
     mentions = [dataclasses.replace(m, statuses=m.statuses | {CONDITIONAL})
@@ -3740,8 +3791,10 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
         # 'Lindane is not first line but can be used as a backup': the contrast offers it
         action, status = Action("allow", offer.group(1).lower(), offer.start(1)), status | {
             POSSIBLE}
-    if _ATTRIBUTE.match(text, end) or _ATTRIBUTE_BEFORE.search(text, 0, begin):
-        # 'no statin intolerance', 'sulfa allergy': a finding about the drug, not a decision
+    if (_ATTRIBUTE.match(text, end) or _ATTRIBUTE_BEFORE.search(text, 0, begin)) and not (
+            _span_group(span) == "test" and _LEVEL.match(text, end)):
+        # 'no statin intolerance', 'sulfa allergy': a finding about the drug, not a decision;
+        # 'a ferritin level' is the test itself
         action, later, negated = None, (), False
         status = status | {ATTRIBUTE}
     deciding = any(a is not None and _present(a) for a in (action, *later))
@@ -3951,9 +4004,13 @@ def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
     if past and all(c.text.lower() in _BARE_PAST for c in past) and (
             finding and all(c.text.lower() == "had" for c in past) or _NOW.search(text)):
         status.discard(HISTORICAL)
+    if past and all(_PASSIVE_ACT.fullmatch(c.text) and _NOW_AFTER.match(
+            text, c.start + len(c.text)) for c in past):
+        status.discard(HISTORICAL)  # 'ferrous sulfate was discontinued today': this visit's act
     deciding = any(a is not None and _present(a) for a in (action, *later)) and not (
         action is not None and _OTHER_PARTY.search(text, 0, action.start))
     if action is not None and (_TOLD_BY.search(text, 0, action.start)
+                               or _ASKED_FOR.search(text, 0, action.start)
                                or _DONE_BY.match(text, action.start + len(action.text))):
         status.add(HISTORICAL)
         deciding = False
@@ -3979,7 +4036,8 @@ _FIRST_PERSON_BEFORE = re.compile(r"\b(?:I|we)\s+(?:have\s+)?(?:\w+ly\s+)?$")
 _PARTY = (
     r"(?:urology|cardiology|nephrology|oncology|gastroenterology|hepatology|dermatology|"
     r"neurology|psychiatry|pulmonology|rheumatology|endocrinology|surgery|the ED|the ER|ED|ER|"
-    r"EP|electrophysiology|anesthesia|"
+    r"EP|electrophysiology|anesthesia|addiction medicine|infectious diseases?|ID(?: consult)?|"
+    r"(?:the )?(?:admitting|primary|inpatient) team|"
     r"the hospital(?:ist)?|(?:his|her|the) (?:urologist|cardiologist|nephrologist|oncologist|"
     r"surgeon|gastroenterologist|hepatologist|neurologist|psychiatrist|dermatologist|team|PCP))")
 _OTHER_PARTY = re.compile(rf"\b{_PARTY}\s+(?:\w+\s+)?$|\b{_PARTY}\s+(?:will|would|can|to|should)\s+"
@@ -3989,10 +4047,21 @@ _OTHER_PARTY = re.compile(rf"\b{_PARTY}\s+(?:\w+\s+)?$|\b{_PARTY}\s+(?:will|woul
 # party's instruction, retold.
 _TOLD_BY = re.compile(rf"\b{_PARTY}\s+(?:had\s+|has\s+)?(?:told|instructed|advised|asked|"
                       r"directed)\s+(?:him|her|them|the patient)\s+to\s+$", re.IGNORECASE)
-_DONE_BY = re.compile(rf"\s+by\s+{_PARTY}\b", re.IGNORECASE)
+_DONE_BY = re.compile(rf"\s+by\s+(?:{_PARTY}|(?:an?\s+|the\s+)?(?:urgent care|outside \w+|"
+                      r"another (?:clinician|provider|physician)))\b", re.IGNORECASE)
+# 'She asked for a repeat colonoscopy because ...': the patient's request, not the plan.
+_ASKED_FOR = re.compile(r"\b(?:she|he|they|the patient|patient|pt)\s+(?:has\s+|had\s+)?"
+                        r"(?:asked|asks|"
+                        r"requested|requests|inquired|enquired|wanted|wants|was hoping|is hoping)"
+                        r"\s+(?:for|about|whether|if)?\s*(?:an?|the)?\s*$", re.IGNORECASE)
 _BARE_PAST = frozenset({"was", "were", "had", "had been"})
 _NOW = re.compile(r"\b(?:today|this morning|this afternoon|currently|at present|at this visit|"
                   r"right now)\b", re.IGNORECASE)
+_NOW_AFTER = re.compile(r"(?:(?!\b(?:last|ago|previously|prior|by)\b)[^.;,]){0,50}?"
+                        r"\b(?:today|this morning|this afternoon|at this visit|"
+                        r"at today's visit)\b", re.IGNORECASE)
+_PASSIVE_ACT = re.compile(r"(?:was|were)\s+(?:started|stopped|discontinued|increased|decreased|"
+                          r"reduced|switched|changed|held)", re.IGNORECASE)
 
 
 def _passive_then_comma(verb: Any, span: Any) -> bool:
@@ -4151,7 +4220,7 @@ def _after_action(span: Any, after: tuple[Any, str], offset: int) -> Action | No
 _DOSE_WORD = re.compile(
     r"^(?:[\d.,/%-]+|mg|mcg|g|iu|units?|ml|milligrams?|micrograms?|grams?|tabs?|tablets?|caps?|"
     r"capsules?|po|sl|sc|sq|subq|iv|"
-    r"im|daily|bid|tid|qid|qd|qhs|qam|weekly|monthly|once|twice|a|day|week|month|x|by|mouth|"
+    r"im|daily|bid|tid|qid|qd|qhs|qam|qpm|bd|tds|qds|od|mane|nocte|am|pm|weekly|monthly|once|twice|a|day|week|month|x|by|mouth|"
     r"oral|orally|every|q\d*\w*|h|hours?|weeks?|months?|days?|wk|wks|mo|w|d|at|night|nightly|bedtime|"
     r"morning|evening|er|xr|sr|dr|la|ir|film|films|spray|nasal|sublingual|subcutaneous|"
     r"subcutaneously|intravenous|intravenously|with|food|tablet|dose|doses|hs|prn|the|new|"
