@@ -162,6 +162,13 @@ _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
               (re.compile(r"(?m)^(\W*)next\s+([A-Za-z][\w/+-]*(?:\s+[\w/+-]+){0,2}?)\s*:\s*"
                           r"(?:in\s+)?(?=\d{1,2}\s*(?:d|days?|wks?|weeks?|mo|mos|months?)\b)",
                           re.IGNORECASE), r"\1Recheck \2 in "),
+              # 'Refer to GI', 'referred her to nephrology': the specialty named after the
+              # verb is its referral (a specialty alone heads consult notes)
+              (re.compile(r"\b(refer(?:red|ring)?(?:\s+(?:her|him|them|the patient|pt))?\s+to)\s+"
+                          r"(gastroenterology|GI|gastro|nephrology|renal|neph|cardiology|cards|"
+                          r"dermatology|derm|endocrinology|endo)\b(?![\s-]+(?:for\s+(?:an?\s+)?(?:kidney|renal|"
+                          r"liver)\s+biopsy|for\s+consideration|clinic|surgery|referral|consult))",
+                          re.IGNORECASE), r"\1 \2 referral"),
               # British intervals: 'f/u 4/52' (weeks), 'q 6/12' (months), 'x 5/7' (days)
               (re.compile(r"\b(in|q|every|for|x|after|within|next|over)(\s*)(\d{1,2})/52\b",
                           re.IGNORECASE), r"\1\2\3 weeks"),
@@ -170,7 +177,10 @@ _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
               (re.compile(r"\b(in|q|every|for|x|after|within|next|over)(\s*)([1-6])/7\b",
                           re.IGNORECASE), r"\1\2\3 days"),
               # 'Review in 3 wk: PHQ-9', 'see back in 4 weeks', 'Review 05-May-2026': a visit
-              (re.compile(r"(?<![\w-])(?:review|see(?:\s+(?:her|him|them|pt))?(?:\s+(?:back|again))?)"
+              (re.compile(r"(?<![\w-])(?<!would )(?<!will )(?<!to )(?<!I )(?<!we )"
+                          r"(?<!can )(?<!could )(?<!should )(?<!'d )"  # 'I would see her again'
+                          # keeps its own verb
+                          r"(?:review|see(?:\s+(?:her|him|them|pt))?(?:\s+(?:back|again))?)"
                           r"(?=\s+(?:in\s+(?:the\s+)?(?:clinic|office)\s+|by\s+(?:phone|video)\s+)?"
                           r"(?:in|within|after)\s+(?:\d{1,3}(?![\d/])|one|two|three|four|"
                           r"five|six|eight|a|an)\s*(?:-\s*\d+\s*)?(?:d|days?|wks?|weeks?|mo|mos|"

@@ -755,7 +755,8 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
          r"thrice daily", 3.0),
         (r"q\s?12\s?(?:h|hr|hrs|hours)|twice (?:a |per )?day|twice daily|bid|b\.i\.d\.?"
          r"|(?<![\d.])2\s?x\s?(?:(?:/|per|a)\s?day|daily)"
-         r"|2 times (?:a |per )?day|2 times daily|every 12 hours|bd|b\.d\.?", 2.0),
+         r"|2 times (?:a |per )?day|2 times daily|every 12 hours|"
+         r"(?<!for )(?<!with )(?<!of )bd(?!\s*:)|b\.d\.?", 2.0),  # not 'BD' (bipolar) named
         (r"every (?:six|6) months?|q\s?6\s?(?:mo|mos|months?|m)\b|twice (?:a|per) year|"
          r"twice yearly|semi-?annual(?:ly)?|6-monthly|six-monthly|every 26 weeks|"
          r"every 180 days|every 182 days", 1 / 182.6),
@@ -779,7 +780,7 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
         (r"(?:once )?daily|once (?:a|per|each) day|every day|qd|q\.d\.?|qam|q\.?a\.?m\.?|qpm|"
          r"qhs|q\.h\.s\.?|nightly|at bedtime|each (?:morning|evening|night)|every (?:morning|"
          r"evening|night)|q\s?24\s?h|1\s?x\s?(?:/|per|a)\s?day|/\s?day|per day|a day|"
-         r"in the morning|at night|od\b|o\.d\.?|q\s?day|qdaily|mane|nocte|(?<!q)hs|"
+         r"in the morning|at night|od\b|o\.d\.?|q\s?day|qdaily|mane|nocte|(?<!q)hs(?!-)|"
          r"once\s?/\s?(?:d|day)|"
          r"(?:every|each|q)\s?(?:a\.?m\.?|p\.?m\.?|morning|evening|night)(?!\w)", 1.0),
     ))

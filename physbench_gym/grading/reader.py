@@ -1983,6 +1983,9 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
                 _OFF_BEFORE_EVENT.match(doc.text, doc[start].idx + 3)):
             continue  # 'Off PPI x 2 wk', 'pantoprazole off 2 weeks'; not 'staying off aspirin',
             # 'pantoprazole off 2 wk before', 'be off pantoprazole for the 2 weeks before'
+        if doc[start].lower_ == "pending" and end < len(doc) and doc[end].is_alpha and (
+                doc[end].lower_ not in ("and", "or", "but", "now", "today")):
+            continue  # 'hold metformin pending recovery of AKI': until, not 'TSH pending'
         if _subject_of_its_own_verb(doc, start, end):
             continue  # 'use escalated with early refills', 'taper stalled at 10 mg': a noun
         if not any(i in taken for i in range(start, end)):
@@ -3648,7 +3651,11 @@ def _mention(text: str, offset: int, span: Any, i: int, spans: list[Any],
             r"\s+off\b", text[end:]) and action.text.startswith(("keep", "kept", "leav", "left")):
         action = Action("stop", action.text, action.start, action.negated)  # 'keep it off'
     implied = lexicon.acting_terms().get(span.text.lower())
-    if implied and (action is None or action.start < begin):
+    if implied and (action is None or action.start < begin and not (
+            action.kind in ("avoid", "stop") and not action.negated
+            and re.fullmatch(r"\s*(?:(?:the|a|an|any|her|his|all|further)\s+)?",
+                             text[action.start + len(action.text):begin]))):
+        # not 'Defer nephrology referral', whose verb is right before it
         action = Action("avoid" if line.section == "avoid" and implied == "order" else implied,
                         span.text.lower(), begin)  # 'restrict fluids to 800 mL'; 'Avoid: X;
         # repeat transvaginal ultrasound' names a test not to order

@@ -4649,3 +4649,18 @@ def test_a_gloss_needs_unknown_words_and_a_change_of_state_spares_its_new_state(
     """'no oral beta-lactams (ESBL)': the drug is named, the bracket is its reason; 'from
     buprenorphine to methadone': only the state left behind is history."""
     assert grade(spec, note) is passed
+
+
+@pytest.mark.parametrize(("text", "per_day"), [
+    ("apixaban 5 mg bd", 2.0), ("cefalexin 500 mg qds", 4.0), ("amoxicillin 500 mg tds", 3.0),
+    ("amoxicillin 500 mg thrice daily", 3.0), ("bupropion XL 150 mg every AM", 1.0),
+    ("mirtazapine 15 mg nocte", 1.0), ("gabapentin 300 mg HS", 1.0),
+    ("methotrexate 15 mg once/wk", 1 / 7), ("ferrous sulfate 325 mg alt days", 0.5),
+    ("rivaroxaban 20 mg x 1 daily", 1.0),
+    # not a schedule: 'BD' naming bipolar disorder, the 'hs' of hs-CRP
+    ("lithium 300 mg for BD", None), ("hs-CRP 3 mg/L", None),
+])
+def test_schedule_words_of_british_and_shorthand_prescribing(text, per_day):
+    from physbench_gym.grading.quantities import schedule
+    found = schedule(text)
+    assert (found[0] if found else None) == (pytest.approx(per_day) if per_day else None)
