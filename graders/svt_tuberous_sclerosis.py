@@ -122,7 +122,10 @@ def svt_tsc(values: dict[str, Any]) -> dict[str, Any]:
         "note_options": note_options,
         "note_guards": note_guards,
         # The started class, which no clause may stop or offer to stop without a trigger.
-        "started_class": sorted({row[0].split("_")[0] for row in NOTE_PLANS[agent]}),
+        # the class, so that avoiding another member ('avoid propranolol' beside metoprolol)
+        # is no stop of the started drug
+        "started_class": {"beta_blocker": ["beta_blocker"], "ndhp_ccb": ["ndhp_ccb"],
+                          "class_ic": ["flecainide", "antiarrhythmic"]}[agent],
         # Why the forbidden drugs are out, named beside them ('diltiazem would raise everolimus').
         "avoid_reason": {"beta_blocker": ["everolimus", "mtor_inhibitor"], "ndhp_ccb": ["asthma"],
                          "class_ic": ["preexcitation"]}[agent],

@@ -251,6 +251,8 @@ def section_of(title: str, loose: bool = False) -> str | None:
     if trimmed in table or not loose:
         return table.get(trimmed)
     words = trimmed.split()
+    if words[:2] == ["why", "not"] and term_concepts(" ".join(words[2:])):
+        return None  # 'Why not febuxostat: allopurinol is first line': one choice's reason
     for candidate in (" ".join(words[:2]), words[0], " ".join(words[-2:]), words[-1]):
         if table.get(candidate) in ("plan", "assessment") or (
                 " " in candidate and table.get(candidate) in ("avoid", "options")) or (

@@ -158,13 +158,20 @@ _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
               (re.compile(r"(?:\b(?:none|nil|nothing)|(?<![\d.])\b0(?:\s*(?:mg|mcg))?)\s*(?:->|=>)\s*"
                           r"(?=\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|iu)\b)", re.IGNORECASE),
                "start "),
+              # 'both restarted on d/c': at discharge, not a discontinuation
+              (re.compile(r"\b(restarted|resumed|started|continued|stopped|held|changed|switched|"
+                          r"given|prescribed)\s+on\s+d/c\b", re.IGNORECASE), r"\1 at discharge"),
+              # 'No metformin dose change (review if <45)': the dose kept, not the drug denied
+              (re.compile(r"\bno\s+([A-Za-z][\w-]+)\s+dose\s+(?:change|adjustment|reduction)s?\b",
+                          re.IGNORECASE), r"\1 no dose change"),
               # 'Next INR: in 5 days', 'Next creatinine: 2 weeks': the repeat, when
               (re.compile(r"(?m)^(\W*)next\s+([A-Za-z][\w/+-]*(?:\s+[\w/+-]+){0,2}?)\s*:\s*"
                           r"(?:in\s+)?(?=\d{1,2}\s*(?:d|days?|wks?|weeks?|mo|mos|months?)\b)",
                           re.IGNORECASE), r"\1Recheck \2 in "),
               # 'Refer to GI', 'referred her to nephrology': the specialty named after the
               # verb is its referral (a specialty alone heads consult notes)
-              (re.compile(r"\b(refer(?:red|ring)?(?:\s+(?:her|him|them|the patient|pt))?\s+to)\s+"
+              (re.compile(r"\b(refer(?:red|ring)?(?:\s+(?:her|him|them|the patient|pt))?(?:\s+to)?|"
+                          r"referral\s*:)\s*"
                           r"(gastroenterology|GI|gastro|nephrology|renal|neph|cardiology|cards|"
                           r"dermatology|derm|endocrinology|endo)\b(?![\s-]+(?:for\s+(?:an?\s+)?(?:kidney|renal|"
                           r"liver)\s+biopsy|for\s+consideration|clinic|surgery|referral|consult))",
@@ -201,7 +208,22 @@ def expand_intervals(text: str) -> str:
     return text
 
 
-_HIGH_LOW = ((re.compile(r"\u2191(?=\s*\d)"), " increase "),
+# '(moderate ↑Ca)': an arrow before an ion names the disorder (not '↑Na ≤ 8 mmol/L', a rise).
+_ION_DISORDERS = {"Ca": ("hypercalcemia", "hypocalcemia"), "K": ("hyperkalemia", "hypokalemia"),
+                  "Na": ("hypernatremia", "hyponatremia"),
+                  "Mg": ("hypermagnesemia", "hypomagnesemia")}
+_ION_ARROW = re.compile(rf"([\u2191\u2193])\s?({'|'.join(_ION_DISORDERS)})\b"
+                        r"(?!\s*[\d(:<>=~\u2264\u2265]|\s+(?:by|of|to|from|limit|goal|target|max|"
+                        r"rise|rate)\b)")
+
+
+def _ion_disorder(match: re.Match[str]) -> str:
+    high, low = _ION_DISORDERS[match.group(2)]
+    return high if match.group(1) == "\u2191" else low
+
+
+_HIGH_LOW = ((_ION_ARROW, _ion_disorder),
+             (re.compile(r"\u2191(?=\s*\d)"), " increase "),
              (re.compile(r"\u2193(?=\s*\d)"), " decrease "),
              (re.compile(r"((?:^|[\s(:=|])\d+(?:\.\d+)?\s*%?)\s*\u2191"), r"\1 (high)"),
              (re.compile(r"((?:^|[\s(:=|])\d+(?:\.\d+)?\s*%?)\s*\u2193"), r"\1 (low)"),
@@ -723,7 +745,25 @@ def lines(note: str) -> tuple[Line, ...]:
     return _mark_contingent(tuple(
         # 'CTCAE GRADE: 2' is 'CTCAE GRADE 2' (once it has ended the section above it)
         dataclasses.replace(line, text=_SCALE_LABEL.sub(r"\1 ", line.text))
-        if _SCALE_LABEL.match(line.text) else line for line in out if line.text))
+        if _SCALE_LABEL.match(line.text) else _changed_today(line) for line in out if line.text))
+
+
+# A medication list that marks today's changes: '- Levothyroxine 88 mcg daily (NEW DOSE;
+# previously 75 mcg)', 'Sertraline 25 mg daily - new', '(started today)'.
+_TODAY_MARK = re.compile(
+    r"(?:\(\s*|[-\u2013\u2014:|,;]\s*|^\W*)new\b(?!\s+(?:onset|diagnos\w*|patient|symptoms?|"
+    r"findings?|problems?|issues?|complaints?|york|zealand|england))"
+    r"|\bnew\s+(?:dose|start|today|rx|prescription)\b"
+    r"|\b(?:started|starting|start|changed|increased|decreased|reduced|stopped|discontinued|"
+    r"held|added)\s+today\b", re.IGNORECASE)
+
+
+def _changed_today(line: Line) -> Line:
+    """A medication-list line marked as changed at this visit plans that change."""
+    if line.section == "medications" and line.kind in ("item", "row", "paragraph") and (
+            _TODAY_MARK.search(line.text)):
+        return dataclasses.replace(line, section="plan")
+    return line
 
 
 # Headings over a list of triggers and what each would bring.
@@ -743,12 +783,15 @@ _DESTINATION_AFTER_TITLE = re.compile(r"\s(?:-|–|—|:)\s*\S", re.IGNORECASE)
 # A record written one field per line ('Medication: bupropion XL' / 'Dose: 150 mg' /
 # 'Frequency: once daily' / 'Status: new start'), perhaps under its drug's name: one statement.
 _RECORD_FIELD = re.compile(
-    r"^\s*(?:[-*\u2022]\s*)?[*_]*(medication|medicine|drug|agent|anticoagulant|supplement|"
+    r"^\s*(?:[-*\u2022]\s*)?[*_]*(medication|medicine|drug(?: requested)?|agent|anticoagulant|"
+    r"supplement|procedure|test|lab|labs|imaging|referral|investigation|decision|prep|"
     r"dose|dosage|strength|frequency|freq|route|sig|directions|status|action|change|start|"
     r"start date|duration|current|new|previous|prior|now|was|reason|indication|rationale|"
-    r"monitoring|timing|schedule|next dose)[*_]*\s*:[*_]*\s*\S", re.IGNORECASE)
+    r"monitoring|timing|schedule|next dose|goal|target|quantity|refills?|titration)"
+    r"(?: dose)?[*_]*\s*:[*_]*\s*\S", re.IGNORECASE)  # 'Current dose: 75 mcg' too
 _RECORD_CORE = frozenset({"dose", "dosage", "strength", "frequency", "freq", "sig", "status",
-                          "action", "change", "current", "new", "previous", "now", "route"})
+                          "action", "change", "current", "new", "previous", "now", "route",
+                          "timing"})
 
 
 def _joined_records(raw: list[str]) -> list[str]:
@@ -763,19 +806,49 @@ def _joined_records(raw: list[str]) -> list[str]:
         while not in_fence and end < len(raw) and _RECORD_FIELD.match(raw[end]):
             end += 1
         keys = {_RECORD_FIELD.match(line).group(1).lower() for line in raw[index:end]}
-        if end - index < 2 or not keys & _RECORD_CORE:
+        if end - index < 2 or not (keys & _RECORD_CORE or "decision" in keys and (
+                keys & _RECORD_HEAD - {"decision"})):  # 'Drug: naproxen' / 'Decision: STOP'
             out.append(raw[index])
             index += 1
             continue
-        fields = ", ".join(_record_field(line, keys) for line in raw[index:end])
+        fields = ", ".join(line if line.startswith(";") else _record_field(line, keys)
+                           for line in _status_first(raw[index:end])).replace(", ;", ";")
         name = out[-1].strip() if out else ""
         if name and ":" not in name and not name.startswith("#") and len(name.split()) <= 6 \
-                and not name.endswith("."):
+                and not name.endswith((".", "?")):  # not 'Q1. Which antidepressant?'
             out[-1] = f"{out[-1].rstrip().rstrip(':')}: {fields}."
         else:
             out.append(f"{fields}.")
         index = end
     return out
+
+
+_RECORD_HEAD = frozenset({"medication", "medicine", "drug", "drug requested", "agent",
+                          "anticoagulant", "supplement", "procedure", "test", "lab", "labs",
+                          "imaging", "referral", "investigation", "decision"})
+_RECORD_VERDICT = frozenset({"status", "action", "decision"})
+_VERDICT_LEAD = re.compile(r"[^(;]*")
+
+
+# 'Status: surgical referral placed now' under 'Procedure: LINX': the item's own referral.
+_ITS_REFERRAL = re.compile(r"^(?:an?\s+)?[A-Za-z-]+\s+(referral|order|consult)\b", re.IGNORECASE)
+
+
+def _status_first(fields: list[str]) -> list[str]:
+    """A record's status said next to its item ('Test: EGD' ... 'Status: ordered' reads 'Test:
+    EGD: ordered, Indication: ...'), so that the verdict is the item's, not a later field's."""
+    keys = [_RECORD_FIELD.match(line).group(1).lower() for line in fields]
+    head = next((i for i, k in enumerate(keys) if k in _RECORD_HEAD), None)
+    verdict = next((i for i, k in enumerate(keys) if k in _RECORD_VERDICT and i != head), None)
+    if head is None or verdict is None or verdict < head:
+        return fields
+    value = _ITS_REFERRAL.sub(r"\1", fields[verdict].split(":", 1)[1].strip(" *_"))
+    lead = _VERDICT_LEAD.match(value).group(0).strip()  # 'INCREASE (prescription entered,
+    rest = value[len(lead):].strip(" ,;")  # 90 tablets)': the verdict by the item, its
+    joined = f"{fields[head].rstrip().rstrip('.;,')}: {lead}"  # details where they were
+    tail = f"; {rest}" if value[len(lead):].lstrip().startswith(";") else f"{keys[verdict]}: {rest}"
+    return [joined if i == head else tail if i == verdict else line
+            for i, line in enumerate(fields) if i != verdict or rest]
 
 
 def _record_field(line: str, keys: set[str]) -> str:
@@ -1022,11 +1095,16 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
             verdict = _BARE_VERDICT.match(cell)
             if verdict and verdict.group(1).lower() in _plan_verbs() and (
                     _VERDICT_HEADER.fullmatch(name.strip())):
-                parts.insert(0, verdict.group(0).strip(" ,"))  # '| Naproxen | ... | Stop now;
-                cell = cell[verdict.end():].strip()  # paracetamol for the knee |': the row's
+                parts.insert(0, verdict.group(0).strip(" ,.;:-\u2013\u2014"))  # '| Naproxen |
+                cell = cell[verdict.end():].strip()  # ... | Stop now; paracetamol |': the row's
                 if not cell:  # subject stops; what follows the verdict is said on its own
                     continue
-            if name and _PAST_HEADER.fullmatch(name.strip()):
+            if name and _NEW_HEADER.fullmatch(name.strip()) and re.match(r"[A-Za-z]", cell) and (
+                    parts and parts[0].lower() in ("stop", "hold", "discontinue", "replace")):
+                parts.append(f"instead {cell}")  # '| Ibuprofen | 400 mg | STOP | Acetaminophen
+                continue  # 1 g |': what replaces it, which the verdict does not stop
+            if name and (_PAST_HEADER.fullmatch(name.strip()) or _START_HEADER.fullmatch(
+                    name.strip()) and _DATE_CELL.fullmatch(cell)):  # '| Start | 2017 |' too
                 parts.append(f"on it since {cell}")  # '| Started | 28/10/2026 |': history,
                 continue  # not a start
             labelled = name and not _same(name, cell) and (
@@ -1043,11 +1121,18 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
 # A cell that opens with a plan verb and nothing for it to act on: '**Stop now**; ...'
 _BARE_VERDICT = re.compile(r"\s*([A-Za-z/-]+(?: (?!now\b|today\b|tonight\b|immediately\b|at\b)"
                            r"[a-z]+)?)(?:\s+(?:now|today|tonight|immediately|at once))?\s*"
-                           r"(?:[,.]|$)", re.IGNORECASE)
+                           r"(?:[,.;:]|\s[-\u2013\u2014]\s|$|\s+(?=\(|(?:during|until|till|while|"
+                           r"pending|for now|for the)\b))", re.IGNORECASE)  # 'Stop - taper: ...'
 _VERDICT_HEADER = re.compile(r"(?:actions?|plan|decisions?|recommendations?|management|"
-                             r"what to do|verdict)", re.IGNORECASE)
+                             r"what to do|verdict|changes?)", re.IGNORECASE)
 _PAST_HEADER = re.compile(r"(?:started|start date|date started|since|began|begun|initiated|"
                           r"first prescribed|prescribed on|onset)", re.IGNORECASE)
+
+
+_NEW_HEADER = re.compile(r"(?:new|new regimen|replacement|instead|after)", re.IGNORECASE)
+_START_HEADER = re.compile(r"(?:start|start year|year started|from)", re.IGNORECASE)
+_DATE_CELL = re.compile(r"\s*(?:(?:19|20)\d\d(?:-\d\d(?:-\d\d)?)?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|"
+                        r"(?:\d{1,2}\s+)?[A-Za-z]{3,9}\.?\s+(?:19|20)\d\d)\s*")
 
 
 @functools.cache

@@ -1363,6 +1363,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         return "avoid"  # named under 'Agents excluded' or 'What to avoid'
     if _RESULT_LEAD.search(clause.text, 0, mention.start):
         return None  # 'Current PET/CT (2026-03-31): a new nodule' reports a result
+    if _TAKEN_AS_IS.match(clause.text, mention.end):
+        return None  # 'LT4 75 mcg daily, adherent, correct administration': how he takes it
     if mention.group == "drug" and not mention.quantities and _STATE_ON.search(
             clause.text, 0, mention.start) and any(
                 m.start < mention.start for m in clause.mentions):
@@ -1399,6 +1401,11 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
 
 
 
+_TAKEN_AS_IS = re.compile(r"[^.;:]{0,40}?,\s*(?:adherent|compliant|(?:with\s+)?good adherence|"
+                          r"taken correctly|well[- ]tolerated|tolerating (?:it|well)|"
+                          r"no side[- ]effects)\b", re.IGNORECASE)
+
+
 _STATE_ON = re.compile(r"\b(?:withdrawal|while|when|patients?|someone|anyone|(?:he|she|they)"
                        r"(?:'s|\s+is|\s+are)?)\s+on\s+(?:(?:his|her|their|the)\s+)?$",
                        re.IGNORECASE)
@@ -1424,7 +1431,8 @@ _COMPARED_WITH = re.compile(r"\b(?:than|over|versus|vs\.?|compared (?:with|to)|i
                             r"in place of)\s+"
                             r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 # 'Levothyroxine has a half-life of a week': the drug is the subject of a sentence about it.
-_SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:is|are|was|were|has|have|had|does|do|did|can|will|"
+_SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:[\d.,/]+\s*(?:mg|mcg|g|units?|iu|ml)?\s+){0,2}"
+                         r"(?:is|are|was|were|has|have|had|does|do|did|can|will|"
                          r"would|(?<!\d\s)may|might|must|works|acts|takes)\b",
                          re.IGNORECASE)  # not '... visit 5 May 2026': a date
 # 'Pylera 3 caps QID with clarithromycin 500 mg BID': a drug added to a verbless plan line.
@@ -1495,6 +1503,10 @@ def _in_force(clause: Clause, mention: Mention, args: NoteDecisionArgs, decision
             decision == "stop" and "continue" in args.action
             and mention.cue(TEMPORARY).lower() in ("once", "after", "when")
             and not mention.has(CONDITIONAL)) and not (  # 'once X is established, stop it'
+            decision == "stop" and {"continue", "keep_dose"} & set(args.action)
+            and mention.cue(TEMPORARY).lower() in ("until", "till", "at least until")
+            and not _event_bound(mention) and not mention.has(CONDITIONAL)) and not (
+            # 'keep metformin held until GP review in 4 weeks' when it must go on
             args.deferral_contradicts and not _event_bound(mention) and (
                 mention.cue(TEMPORARY).lower() in _DEFERRALS
                 or mention.cue(TEMPORARY).lower() == "after" and any(
@@ -1503,13 +1515,23 @@ def _in_force(clause: Clause, mention: Mention, args: NoteDecisionArgs, decision
         # 'hold canagliflozin during acute illness' is a sick-day rule; 'can be stopped after
         # 12 months' plans a stop date
         return False
+    if decision == "resume" and "stop" in args.action and not args.permanent and (
+            mention.has(TEMPORARY, CONDITIONAL) or _CONDITION_WORD.search(clause.text, mention.end)
+    ) and not _WISH.search(clause.text, mention.end):  # not 'may restart it if she prefers'
+        return False  # 'Resume lisinopril once Cr recovered' beside 'hold lisinopril': its end
+    if decision == "stop" and {"continue", "keep_dose", "start"} & set(args.action) and (
+            _IF_AFTER.match(clause.text, mention.end)):
+        return args.strict  # 'hold metformin if acutely unwell': a sick-day rule
     if mention.has(CONDITIONAL) or decision in ("avoid", "stop") and _threshold_after(
             clause, mention):
         return args.strict
     return True
 
 
-_PAUSE = re.compile(r"\b(?:(?:with)?h[oe]ld|pause[ds]?|skip(?:ped)?|interrupt(?:ed)?)\b",
+_IF_AFTER = re.compile(r"[^.;,]{0,30}?\b(?:if|when|whenever|should|in case of|during)\b",
+                      re.IGNORECASE)
+_PAUSE = re.compile(r"\b(?:(?:with)?h[oe]ld(?:ing)?|paus(?:e[ds]?|ing)|skip(?:ped|ping)?|"
+                    r"interrupt(?:ed|ing)?)\b",
                     re.IGNORECASE)
 # 'contraindicated at CrCl <= 30', 'stop below an eGFR of 30': a rule with its threshold.
 _THRESHOLD = re.compile(r"\s*(?:\w+\s+){0,2}?(?:below|above|under|over)\s+"
@@ -1648,6 +1670,12 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
         for quantity in quantities:
             if _LOADING.search(clause.text[max(0, quantity.start - 16):quantity.start]):
                 continue  # 'loading 10 mg BID x 1 week, then 5 mg BID': not the regimen
+            if _RULE_AFTER.match(clause.text, quantity.end):
+                continue  # 'reduction to 2.5 mg BID requires two of age >= 80, ...': a rule
+            if not quantity.unit and _COUNT_OF.match(clause.text, quantity.end):
+                continue  # '1 pink nirmatrelvir 150 mg tablet': how many, not the dose
+            if _REJECTED_AMOUNT.search(clause.text[max(0, quantity.start - 20):quantity.start]):
+                continue  # '150 mg twice daily, not the 300 mg/100 mg standard pack'
             if quantity.role == "reference" and _TARGET_DOSE.search(
                     clause.text[max(0, quantity.start - 20):quantity.start]) and (
                     quantity.unit in ("mg", "mcg", "g", "iu")):
@@ -1686,6 +1714,15 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
         if bad and dimension == "dose":
             return f"{dimension} {_show(bad[0])} besides {_show(good[0])}"
     return "" if no_time else None
+
+
+_RULE_AFTER = re.compile(r"\s*(?:[\w/]+\s+){0,2}?(?:requires|needs|would require|would need|"
+                         r"is (?:only )?for|is reserved for|applies only|only applies)\b",
+                         re.IGNORECASE)
+_COUNT_OF = re.compile(r"\s+(?:pink|white|blue|yellow|orange|red|green|purple|peach|beige|brown|"
+                       r"small|large|round|oval)\b", re.IGNORECASE)
+_REJECTED_AMOUNT = re.compile(r"\b(?:not|rather than|instead of|never)\s+(?:the\s+|a\s+|an\s+)?$",
+                              re.IGNORECASE)
 
 
 def _after_later_change(mention: Mention, quantity: Quantity) -> bool:
@@ -1865,6 +1902,24 @@ _DOSED = re.compile(r"\d\s*(?:(?:mg|mcg|g|iu|units?|tabs?|tablets?|capsules?|cap
 _DOSE_PACK = re.compile(r"\b(?:dose ?pack|dosepak)\b", re.IGNORECASE)  # a concept's own words
 
 
+_REGIMEN_GLUE = re.compile(r"(?:[\s+,&/.()-]|\d+(?:\.\d+)?|\b(?:and|plus|then|with|bridge|"
+                           r"bridging|overlap|target|goal|range|to)\b)*", re.IGNORECASE)
+
+
+def _bare_regimen(clause: Clause) -> bool:
+    """A plan item that only names drugs and their targets ('Enoxaparin + warfarin, target INR
+    2-3') plans them, dose or not."""
+    text, last = [], 0
+    for m in clause.mentions:
+        text.append(clause.text[last:m.start])
+        last = max(last, m.end)
+    glue = "".join(text) + clause.text[last:]
+    drugs = [m for m in clause.mentions if m.group == "drug"]
+    targeted = bool(re.search(r"\b(?:target|goal)\b", glue, re.IGNORECASE))
+    return all(m.group == "drug" or targeted and m.group == "test" for m in clause.mentions) and (
+        len(drugs) > 1 or targeted and drugs) and bool(_REGIMEN_GLUE.fullmatch(glue))
+
+
 _ALSO_BEFORE = re.compile(r"\W*(?:also|plus)\s+", re.IGNORECASE)
 _ALSO_AFTER = re.compile(r"\s+(?:as well|too)\W*", re.IGNORECASE)
 
@@ -1939,6 +1994,11 @@ def note_never(ctx: GradingContext, args: NoteNeverArgs) -> CheckpointResult:
                 _decision(clause, mention, _IMPLICIT_START) == "start") and not (
                 _PREDICATE.search(_own_part(clause.text, mention.end))):
             decision = "implicit"
+        if decision is None and "implicit" in args.action and not mention.negated and (
+                clause.section == "plan" and clause.kind == "item" and mention.group == "drug"
+                and not mention.has(POSSIBLE, ALTERNATIVE, CONDITIONAL)
+                and _bare_regimen(clause)):
+            decision = "implicit"  # '• Enoxaparin bridge + warfarin, target INR 2-3'
         if decision is None and "implicit" in args.action and not mention.negated and (
                 _ALSO_BEFORE.fullmatch(clause.text[:mention.start])
                 or _ALSO_AFTER.fullmatch(clause.text[mention.end:])):

@@ -68,6 +68,7 @@ _NAME_NUMBER = re.compile(r"(?:\b(?:type|grade|stage|class|step|phase|item|tier|
                           r"number|part|day|week|visit|line|cycle|generation|round|question|"
                           r"criterion)|#|\bno\.)\s*$|[a-z]-$", re.IGNORECASE)
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
+_CLOCK_TIME = re.compile(r"\s?[ap]\.?m\.?(?![a-z])", re.IGNORECASE)
 _PER_DAY = re.compile(r"\s*(?:per day|a day|/\s?day|/d\b|daily total|total daily|in total daily)",
                       re.IGNORECASE)
 _PER_DAY_UNIT = re.compile(r"/\s?(?:day|d|24\s?h)\b", re.IGNORECASE)
@@ -359,8 +360,8 @@ def quantities(clause: str, today: date | None = None) -> tuple[Quantity, ...]:
         taken.append((match.start("at"), match.end()))
     for match in _VALUE.finditer(clause):
         if any(a <= match.start("num") < b for a, b in taken) or _ORDINAL.match(
-                clause, match.end("num")):
-            continue
+                clause, match.end("num")) or _CLOCK_TIME.match(clause, match.end("num")):
+            continue  # 'the 11 PM dose': a time of day, no value
         unit, end = _unit_after(clause, match.end())
         name = _NAME_NUMBER.search(clause, 0, match.start("num"))
         if name and not (unit and (name.group(0).lower().startswith("level") or "/" in unit)):
@@ -739,11 +740,12 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
     for pattern, per_day in (  # each alternative a whole word: not the 'tid' of 'antidepressant'
         (r"(?:single|one[- ]time|once only|one) dose|(?:x|once)\s?1\b(?![.,]\d)"
          r"(?!\s+(?:daily|a day|per day|bid|tid|qd|od|nightly|weekly))|one[- ]off|stat\b|"
-         r"single[- ]dose|as a single|once(?!\s?/)(?! (?:daily|a day|weekly|a week|monthly|a month|"
-         r"yearly|a year|per|every|each|nightly|in|at night|at bedtime))"
-         r"(?!\s+(?:[\w-]+\s+){0,3}?(?:is|are|has|have|"
-         r"was|were|becomes?|finish\w*|complet\w*|he|she|they|it|we|you|the|her|his|their)\b)",
-         "single"),  # not 'once serum calcium is confirmed': a time, not a schedule; not the
+         r"single[- ]dose|as a single|once(?!\s?/)(?! (?:daily|a day|weekly|wkly|a week|monthly|"
+         r"a month|yearly|a year|per|every|each|nightly|in|at night|at bedtime))"
+         r"(?!\s+(?:[\w&-]+\s+){0,3}?(?:is|are|has|have|was|were|becomes?|finish\w*|complet\w*|"
+         r"he|she|they|it|we|you|the|her|his|their|\w+ing|stable|normal\w*|resolved|recovered|"
+         r"settled|improved|better|back)\b)",
+         "single"),  # not 'once serum calcium is confirmed', 'restart once eating': a time; not the
         # 'x 1.5' of arithmetic ('40 mg oxycodone x 1.5 = 60 MME'): a factor, not one dose
         (r"every hour|hourly|q\s?1\s?(?:h|hr|hour)\b|qh\b", 24.0),  # 'colchicine 0.6 mg hourly'
         (r"q\s?6\s?(?:h|hr|hrs|hours)|four times (?:a |per )?day|four times daily|qid|q\.i\.d\.?"
@@ -771,7 +773,7 @@ _SCHEDULES: tuple[tuple[re.Pattern[str], float | str], ...] = tuple(
          3 / 7),
         (r"(?:twice|two times|2 times) (?:a |per |each )?week|(?:twice|two times|2 times) weekly"
          r"|biw", 2 / 7),
-        (r"weekly|once (?:a|per|each) week|every week|q\s?(?:1\s?)?(?:w|wk|week)\b|qweekly|"
+        (r"weekly|wkly|once (?:a|per|each) week|every week|q\s?(?:1\s?)?(?:w|wk|week)\b|qweekly|"
          r"every 7 days|once\s?/\s?(?:wk|week)|/\s?(?:wk|week)|per week|a week|each week", 1 / 7),
         (r"yearly|annually|annual|once (?:a|per) year|every year|every 12 months|q\s?12\s?mo|"
          r"q\s?year", 1 / 365),

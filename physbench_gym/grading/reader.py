@@ -485,9 +485,10 @@ def _values_of_run_in_label(clause: Clause, lead: Clause) -> Clause:
     """'**Platelet count.** 262 pre-op, 214 on POD 1 and 284 today': the numbers after a
     run-in label that names one test are that test's values."""
     tests = [m for m in lead.mentions if m.group == "test"]
-    if len(tests) != 1 or not clause.quantities or any(m.group == "test"
-                                                       for m in clause.mentions):
-        return clause
+    if len(tests) != 1 or not clause.quantities or any(m.group in ("test", "drug")
+                                                       for m in clause.mentions) or (
+            tests[0].negated or tests[0].action is not None):
+        return clause  # 'No lumbar MRI. ... Ibuprofen 400 mg tds': the drug's dose, no result
     values = Mention(tests[0].concepts, "", 0, 0, "test",
                      clause.quantity_status(clause.quantities[0]), (), None, (),
                      clause.quantities, False)
@@ -527,6 +528,14 @@ def _under_negating_label(clause: Clause, lead: Clause) -> Clause:
             dataclasses.replace(m, action=Action("avoid", "not", 0), deciding=True)
             if m.group in ("drug", "test") and m.start > colon and m.action is None
             and not m.negated else m for m in clause.mentions))
+    if refused:  # 'Not ordering: EGD now, repeat colonoscopy, H. pylori serology': its items
+        return dataclasses.replace(clause, mentions=tuple(
+            dataclasses.replace(m, action=Action("avoid", refused.group(1).lower(), 0),
+                                deciding=True)
+            if m.group in ("drug", "test") and m.start > colon and not m.negated and (
+                m.action is None or m.action.start > colon and not m.action.negated
+                and m.action.kind in ("order", "start", "resume", "refer", "endorse", "switch"))
+            else m for m in clause.mentions))
     forbidding = _FORBIDDING_LABEL.match(lead.text)
     if forbidding and clause is not lead and not clause.text.lstrip().lower().startswith((
             "no ", "not ", "do not", "don't", "never")):
@@ -580,9 +589,10 @@ _DENYING_LABEL = re.compile(r"\W*(?:what (?:it|this) is not|what (?:it|this) isn
 
 
 # A label that turns down every item of its line: 'Not ordered: A; B; C', 'Not: A; B'.
-_REFUSING_LABEL = re.compile(r"\W*((?:not|no|do not|don't)\s+"
-                             r"(?:ordered|order|recommended|indicated|"
-                             r"needed|started|given|prescribed|advised)|not)\W*:", re.IGNORECASE)
+_REFUSING_LABEL = re.compile(r"\W*((?:not|no|do not|don't|will not|won't|i am not|i'm not|we are "
+                             r"not|we're not)\s+(?:ordering|starting|recommending|prescribing|"
+                             r"ordered|order|recommended|indicated|needed|started|given|"
+                             r"prescribed|advised)|not)\W*:", re.IGNORECASE)
 
 
 # A label whose 'not' governs the verb each item of its line opens with: 'Do not: give X;
@@ -1520,8 +1530,17 @@ def _split_run_on(sentence: str) -> list[str]:
     if len(sentence.split()) <= _RUN_ON_WORDS:
         cuts = [m.start() + 1 for m in _NEW_MODAL_SUBJECT.finditer(sentence)]
         return [sentence[a:b] for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)]
-    cuts = [m.start() + 1 for m in _NEW_SUBJECT.finditer(sentence)]
+    cuts = [m.start() + 1 for m in _NEW_SUBJECT.finditer(sentence)
+            if not (_LIST_ITEM_BEFORE.search(sentence, 0, m.end())
+                    and _LIST_ITEM_AFTER.match(sentence, m.end()))]
     return [sentence[a:b] for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)]
+
+
+# 'stopping the Tums, the calcium tablet, hydrochlorothiazide and ibuprofen': a list of
+# objects, not a new subject.
+_LIST_ITEM_BEFORE = re.compile(r"\b(?:the|her|his)\s+[\w-]+(?:\s+[\w-]+)?,\s+$", re.IGNORECASE)
+_LIST_ITEM_AFTER = re.compile(r"(?:the|her|his)\s+[\w-]+(?:\s+[\w-]+){0,2}\s*(?:,|\band\b)",
+                              re.IGNORECASE)
 
 
 # 'class C. This is ...', 'vitamin D. Recheck ...': a lone capital after a lowercase word names a
@@ -1926,6 +1945,10 @@ _NOUN_BEFORE = frozenset({"a", "an", "the", "this", "that", "these", "those", "o
                           "preventive", "conservative", "such", "single", "important"})
 
 
+_AFTER_PARTICIPLE = frozenset({"by", "to", "for", "in", "on", "at", "and", "or", "as", "with",
+                               "now", "today", "is", "are", "was", "were", "from", "since"})
+
+
 def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tuple[Any, str, str]]:
     """(span, kind, side) of the plan verbs that are not part of a concept's name."""
     from spacy.tokens import Span
@@ -1973,6 +1996,10 @@ def _verb_spans(pipeline: _Pipeline, doc: Any, concepts: list[Any]) -> list[tupl
                 doc[start - 1].lower_ in ("a", "an") or doc[start - 1].lower_ in _BEFORE_ADJECTIVE
                 and end in concept_starts):
             continue  # 'with a continued fall', '(repeated steroid bursts)': an adjective
+        if end - start == 1 and start and doc[start].lower_.endswith("ed") and (
+                doc[start - 1].lower_ in ("the", "its", "their")) and end < len(doc) and (
+                doc[end].is_alpha and doc[end].lower_ not in _AFTER_PARTICIPLE):
+            continue  # 'below the recommended intensity': an adjective
         if start > 1 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ or (
                 end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
                 and end + 1 < len(doc) and doc[end + 1].is_alpha):
@@ -2333,6 +2360,26 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _causes_of_a_finding(text, mentions)
     mentions = _aside_like_its_head(text, mentions)
     mentions = _negated_gloss(text, mentions)
+    mentions = _past_the_rejected(text, mentions)
+    mentions = _past_a_new_command(text, mentions)
+    mentions = _message_contents(text, mentions)
+    mentions = _purpose_of_past_test(text, mentions)
+    mentions = _gloss_like_its_head(text, mentions)
+    mentions = _since_it_began(text, mentions)
+    mentions = [_past_aside_verbs(text, m) for m in mentions]
+    mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL}, deciding=False)
+                if m.action is not None and m.action.kind in ("keep_dose", "continue")
+                and _FOR_SO_LONG.match(text, m.action.start + len(m.action.text)) else m
+                for m in mentions]  # 'Methadone 90 mg daily, unchanged 3 yr': so far
+    mentions = _listed_as_alert(text, mentions)
+    mentions = [dataclasses.replace(m, action=None, deciding=False)
+                if m.action is not None and m.action.negated and m.action.kind == "decrease"
+                and m.action.text in ("taper", "wean", "tapering", "weaning") else m
+                for m in mentions]  # 'she does not need to taper aspirin': how it stops
+    if until := _UNTIL_LABEL.match(text):  # 'Until echo: avoid strenuous exertion'
+        mentions = [dataclasses.replace(m, action=None, later=(), deciding=False,
+                                        statuses=m.statuses | {TEMPORARY})
+                    if m.end <= until.end() else m for m in mentions]
     mentions = _replaced_one_under_avoid(text, mentions, line.section)
     mentions = _result_past_listed_denial(text, mentions)
     mentions = _in_the_role_of(text, mentions)
@@ -2467,6 +2514,9 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                     and _WHAT_IT_CAN_TELL.match(text, m.end)) else m
                 for m in mentions]  # 'dopamine agonists can destabilise psychiatric illness',
     # 'everything a PET can answer': what such a drug or test does, not an offer of it
+    if none := _NO_CASE_WHERE.search(text):  # 'leaves no window in which a PDE5 inhibitor
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})  # could be
+                    if m.start >= none.end() else m for m in mentions]  # taken safely'
     if rule := _THRESHOLD_RULE.search(text):  # 'the threshold of 60 mL/min at which tenofovir
         end = re.compile(r"[,;:(]|\s[-–]\s").search(text, rule.end())  # DF may be used'
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
@@ -2492,12 +2542,13 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                 if past_dated and m.action is not None and m.action.text == "->" else m
                 for m in _arrow_dose_change(text, mentions)]  # 'cut 0.1 -> 0.05 mg in 1/2025'
-    if text.rstrip().endswith("?") and line.section != "question" and (
+    asks = _QUESTION_MARK_END.search(text)  # "... 'Can we give celecoxib?'" ends quoted
+    if asks and line.section != "question" and (
             _POLITE_REQUEST.match(text)):  # 'Could you please stop his ferrous sulfate?'
         mentions = [dataclasses.replace(m, statuses=m.statuses - {POSSIBLE})
                     for m in mentions]
-    elif text.rstrip().endswith("?") or line.section == "question" and line.text.rstrip(
-            ).endswith("?"):  # 'Can he take naltrexone?': a question asserts nothing
+    elif asks or line.section == "question" and _QUESTION_MARK_END.search(
+            line.text):  # 'Can he take naltrexone?': a question asserts nothing
         mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})
                     for m in mentions]
     elif label := _QUESTION_LABEL.match(text):  # 'Question from primary care: can he have
@@ -2932,22 +2983,27 @@ def _examples_of_negated_head(text: str, mentions: list[Mention]) -> list[Mentio
     out = list(mentions)
     for aside in _PARENTHETICAL.finditer(text):
         inner = aside.group(0)
-        if _EXAMPLES_NOT.search(inner) or re.search(r"\d", inner):
-            continue
-        heads = [m for m in out if m.end <= aside.start() and not text[m.end:aside.start()].strip()]
+        if _EXAMPLES_NOT.search(inner) or re.search(r"(?<![A-Za-z])\d", inner):
+            continue  # a dose or a date says more ('PCSK9i' names a drug)
+        heads = [m for m in out if m.end <= aside.start() and _HEAD_NOUN.fullmatch(
+            text[m.end:aside.start()])]  # 'No non-statin agent (ezetimibe, PCSK9i, fibrate)'
         if not heads or heads[-1].group not in ("test", "drug") or not heads[-1].negated or (
                 heads[-1].decision != "avoid"):
             continue
         head = heads[-1]
         inside = [m for m in out if aside.start() < m.start < aside.end()]
-        if not inside or any(m.group != head.group or m.action is not None for m in inside):
-            continue
+        if not inside or any(m.group != head.group or m.action is not None and (
+                m.action.start < aside.end()) for m in inside):
+            continue  # a verb after the aside ('... as first line') is the head's, refused
         negation = tuple(c for c in head.cues if c.category == NEGATED)
-        out = [dataclasses.replace(m, negated=True, cues=m.cues + negation)
+        out = [dataclasses.replace(m, negated=True, cues=m.cues + negation, action=None,
+                                   later=())
                if aside.start() < m.start < aside.end() and not m.negated else m for m in out]
     return out
 
 
+_HEAD_NOUN = re.compile(r"\s*(?:(?:agents?|drugs?|medications?|meds|therap(?:y|ies)|tests?|"
+                        r"imaging|options?)\s*)?", re.IGNORECASE)
 _EXAMPLES_NOT = re.compile(r"\b(?:instead|rather|but|prefer\w*|only|except|unless|if|when|"
                            r"was|were|is|are|done|had|already|ordered|planned|ok|fine)\b",
                            re.IGNORECASE)
@@ -3086,6 +3142,185 @@ def _result_past_listed_denial(text: str, mentions: list[Mention]) -> list[Menti
         denials = list(_DENIAL.finditer(text, 0, m.start))
         if m.negated and m.group == "test" and m.action is None and denials and (
                 _VALUE_AFTER.match(text, m.end)) and "," in text[denials[-1].end():m.start]:
+            m = dataclasses.replace(m, negated=False)
+        out.append(m)
+    return out
+
+
+# 'PCP message sent naming metoprolol and the diltiazem caution': what a message is about.
+_MESSAGE_ABOUT = re.compile(
+    r"\b(?:message|letter|note|e-?mail|summary|copy|leaflet|handout|fax)\b[^.;]{0,30}?\b"
+    r"(sent|given|provided|faxed|routed|forwarded)\b(?:\s+to\s+(?:the\s+)?\w+)?\s+"
+    r"(?:naming|about|regarding|re:?|explaining|outlining|listing|summari[sz]ing|describing|"
+    r"covering|mentioning|detailing)\b", re.IGNORECASE)
+
+
+def _message_contents(text: str, mentions: list[Mention]) -> list[Mention]:
+    """A message's verb ('sent') acts on the message, not on the drugs it names."""
+    about = _MESSAGE_ABOUT.search(text)
+    if about is None:
+        return mentions
+    return [dataclasses.replace(m, action=None, deciding=False)
+            if m.start >= about.end() and m.action is not None
+            and m.action.start == about.start(1) else m for m in mentions]
+
+
+_NO_CASE_WHERE = re.compile(r"\b(?:no|not any|never an?)\s+(?:safe\s+)?(?:window|time|way|"
+                            r"situation|circumstances?|scenario|interval|dose|setting|point)\s+"
+                            r"(?:in which|at which|under which|where|when|that)\b",
+                            re.IGNORECASE)
+
+
+# 'Cr 1.4 -> 2.3 over 10 d after starting naproxen', 'epistaxis since apixaban added to
+# aspirin', 'since being started on sertraline': when something began, told as history.
+_SINCE_STARTING = re.compile(r"\b(since|after)\s+(?:starting|being started on|commencing|"
+                             r"beginning)\s+(?:on\s+)?(?:the\s+|her\s+|his\s+)?$", re.IGNORECASE)
+_SINCE_ADDED = re.compile(r"\b(since|after)\s+(?:the\s+|her\s+|his\s+)?$", re.IGNORECASE)
+_ADDED_AFTER = re.compile(r"\s+(?:was\s+|were\s+)?(?:added|started|begun|introduced|switched)"
+                          r"(?:\s+(?:on\s+)?to\s+(?:the\s+|her\s+|his\s+)?)?", re.IGNORECASE)
+
+
+def _since_it_began(text: str, mentions: list[Mention]) -> list[Mention]:
+    """A drug named as the time something began ('since starting X', 'since X added to Y') is
+    history, not a start today (after 'after', only in a story told in the past)."""
+    out, joined_to = [], -1
+    for m in mentions:
+        added = _ADDED_AFTER.match(text, m.end)
+        lead = _SINCE_STARTING.search(text, 0, m.start) or (
+            _SINCE_ADDED.search(text, 0, m.start) if added else None)
+        began = m.group == "drug" and lead is not None and (
+            lead.group(1).lower() == "since" or bool(_PAST_STORY.search(text)))
+        if began or m.start == joined_to:  # '... added to aspirin': what it was added to
+            m = dataclasses.replace(m, action=None, later=(), deciding=False,
+                                    statuses=m.statuses | {HISTORICAL})
+        if began and added and added.group(0).rstrip().endswith(("to", "the", "her", "his")):
+            joined_to = added.end()
+        out.append(m)
+    return out
+
+
+_PAST_STORY = re.compile(r"\b(?:ago|rose|fell|developed|noticed|began|was|were|had|over \d+)\b|"
+                         r"->|\u2192", re.IGNORECASE)
+# 'Add "fluoroquinolones - avoid (AAA)" to allergy list', 'added a fluoroquinolone alert':
+# the drug goes on a list of what not to give.
+_ALERT_AFTER = re.compile(r"[^.;]{0,40}?\b(?:alert|flag|warning)\b|[^.;]{0,60}?\bto\s+(?:the\s+|"
+                          r"his\s+|her\s+)?(?:allergy|intolerance|adverse[- ]reaction|alert|"
+                          r"ADR)\b", re.IGNORECASE)
+
+
+def _listed_as_alert(text: str, mentions: list[Mention]) -> list[Mention]:
+    return [dataclasses.replace(m, action=Action("avoid", "alert", m.action.start),
+                                deciding=True)
+            if m.group == "drug" and m.action is not None and m.action.kind == "start"
+            and m.action.text.lower() in ("add", "added", "adding")
+            and _ALERT_AFTER.match(text, m.end) else m for m in mentions]
+
+
+_PAST_IN_ASIDE = re.compile(r"\bago\b|\b(?:19|20)\d\d\b|\blast (?:week|month|year)\b|"
+                            r"\bpreviously\b|\bin the past\b", re.IGNORECASE)
+
+
+_FOR_SO_LONG = re.compile(r"\s*(?:for|x|\u00d7|over)?\s*(?:the\s+(?:past|last)\s+)?\d+(?:\.\d+)?\s*"
+                          r"(?:y|yr|yrs|years?|mo|mos|months?)\b", re.IGNORECASE)
+
+
+def _past_aside_verbs(text: str, mention: Mention) -> Mention:
+    """'on prednisone 20 mg daily (started at 25 mg 10 weeks ago)': a verb in a later aside
+    that dates itself tells history."""
+    def past(action: Action) -> bool:
+        aside = _aside_around(text, action.start) if action.start > mention.end else None
+        return aside is not None and aside[0] > mention.end and bool(
+            _PAST_IN_ASIDE.search(text, *aside))
+    if mention.action is not None and past(mention.action):
+        mention = dataclasses.replace(mention, statuses=mention.statuses | {HISTORICAL},
+                                      deciding=False)
+    later = tuple(a for a in mention.later if not past(a))
+    return mention if later == mention.later else dataclasses.replace(mention, later=later)
+
+
+def _aside_around(text: str, at: int) -> tuple[int, int] | None:
+    """The bracketed aside that holds a position, as (start, end)."""
+    opening = text.rfind("(", 0, at)
+    if opening < 0 or ")" in text[opening:at]:
+        return None
+    closing = text.find(")", at)
+    return opening, closing if closing >= 0 else len(text)
+
+
+_UNTIL_LABEL = re.compile(r"\W*(?:until|till|pending|before|after)\s+[^:.;]{1,40}:", re.IGNORECASE)
+
+
+def _gloss_like_its_head(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Calcium carbonate (Tums EX 750 mg, OTC): STOP': the brand in the aside is the drug
+    before it, under the same verdict."""
+    out = list(mentions)
+    for i, m in enumerate(out):
+        if m.action is not None or m.negated:
+            continue
+        opening = text.rfind("(", 0, m.start)
+        head = next((h for h in reversed(out[:i]) if h.end <= opening), None)
+        if opening < 0 or head is None or text[head.end:opening].strip() or ")" in text[
+                opening:m.start] or not m.concepts & head.concepts or head.action is None:
+            continue
+        out[i] = dataclasses.replace(m, action=head.action, deciding=head.deciding,
+                                     statuses=m.statuses | head.statuses)
+    return out
+
+
+_TO_RULE_OUT = re.compile(r"\bto\s+(?:rule out|exclude|evaluate for|look for|check for|"
+                          r"screen for|assess for|test for)\s+(?:an?\s+|the\s+)?$", re.IGNORECASE)
+
+
+def _purpose_of_past_test(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'His PCP sent an SPEP ... to rule out myeloma': what a past test was for is history,
+    not a diagnosis offered now."""
+    out = []
+    for m in mentions:
+        if m.group == "finding" and _TO_RULE_OUT.search(text, 0, m.start) and any(
+                o.group == "test" and o.end <= m.start and HISTORICAL in o.statuses
+                for o in mentions):
+            m = dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
+        out.append(m)
+    return out
+
+
+# ', raise the head of the bed, and work on weight loss': a new instruction after a comma.
+_NEW_COMMAND = re.compile(r",\s*(?:and\s+)?(?:raise|elevate|work on|keep|take|move|eat|avoid|start|"
+                          r"stop|use|try|limit|reduce|lose|continue|add|begin|check|follow|"
+                          r"return|call|aim for|encourage|increase)\b", re.IGNORECASE)
+
+
+def _past_a_new_command(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Move dinner earlier so he's not eating within 3 hours of bed, raise the head of the
+    bed, and work on weight loss': a negation ends where a new instruction begins."""
+    out = []
+    for m in mentions:
+        denial = [c for c in m.cues if c.category == NEGATED and c.start < m.start]
+        negated_verb = m.action is not None and m.action.negated
+        if (m.negated or negated_verb) and denial and _NEW_COMMAND.search(
+                text, denial[-1].start, m.end):
+            m = dataclasses.replace(m, negated=False, action=m.action and dataclasses.replace(
+                m.action, negated=False))
+        out.append(m)
+    return out
+
+
+_PREFERRED_OVER = re.compile(r"\b(?:rather than|instead of|in preference to|over)\s+",
+                             re.IGNORECASE)
+_NEXT_CLAUSE = re.compile(r",\s*(?:and|but)\s+", re.IGNORECASE)
+
+
+def _past_the_rejected(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'a cardioselective beta blocker rather than propranolol, and metoprolol over atenolol':
+    what 'rather than' turns down ends where ', and' opens the next choice."""
+    out = []
+    for m in mentions:
+        cues = list(_PREFERRED_OVER.finditer(text, 0, m.start)) if m.negated and (
+            m.action is None) else []
+        joint = cues and _NEXT_CLAUSE.search(text, cues[-1].end(), m.start)
+        if joint and any(cues[-1].end() <= o.start < m.start for o in mentions) and not (
+                _PREFERRED_OVER.search(text, joint.end(), m.start)) and (
+                _PREFERRED_OVER.match(text, m.end + 1)):  # its own choice, not a list
             m = dataclasses.replace(m, negated=False)
         out.append(m)
     return out
@@ -3456,8 +3691,9 @@ _SKIP = re.compile(r"skip(?:s|ping)?|omit(?:s|ting)?", re.IGNORECASE)
 _HOLD_SPAN = re.compile(r"\s*(?:\([^()]*\)\s*)?,?\s*(?:starting|from|until|till|through|thru|"
                         r"during|while|for\s+(?:the\s+)?(?:next\s+)?(?:\d+|one|two|three|four|"
                         r"five|six|seven|ten|fourteen)\b)", re.IGNORECASE)
-_TIMED_BY_LAST_DOSE = re.compile(r"\b(?:after|since|following|from|until|before)\s+(?:the|his|"
-                                 r"her|their)\s+(?:last|final)\s+$", re.IGNORECASE)
+_TIMED_BY_LAST_DOSE = re.compile(r"\b(?:after|since|following|from|until|before)\s+(?:(?:the|his|"
+                                 r"her|their)\s+)?(?:last|final|first|1st|next)\s+$",
+                                 re.IGNORECASE)  # 'off before 1st Paxlovid dose'
 _HARM_NAMED = re.compile(r"\b(?:side[\s-]effects?|adverse\s+(?:effects?|events?|reactions?)|"
                          r"intolerance|toxicity)$", re.IGNORECASE)
 
@@ -3521,8 +3757,9 @@ def _passive_subject(doc: Any, verb: Any) -> int | None:
     at = verb.start - 1
     while at >= 0 and verb.start - at <= 4 and doc[at].lower_ in _AUXILIARIES:
         at -= 1
-    if at < 0 or at == verb.start - 1 or doc[at].lower_ not in ("it", "they"):
-        return None
+    if at < 0 or doc[at].lower_ not in ("it", "they") or at == verb.start - 1 and (
+            verb[0].lower_ not in ("can", "may", "could", "might")):
+        return None  # 'it can be resumed': the phrase's own 'can' stands between
     return at
 
 
@@ -4016,6 +4253,13 @@ def _status_of(cues: tuple[Cue, ...], line: Line, action: Action | None,
         status.discard(HISTORICAL)  # 'ferrous sulfate was discontinued today': this visit's act
     deciding = any(a is not None and _present(a) for a in (action, *later)) and not (
         action is not None and _OTHER_PARTY.search(text, 0, action.start))
+    if action is not None and _LEFT_TO_PARTY.search(text, 0, action.start):
+        status.add(CONDITIONAL)  # 'EP will tell her how long to hold apixaban': theirs to time
+        deciding = False
+    if action is not None and _PAST_TENSE_ACT.fullmatch(action.text) and _OTHER_PARTY.search(
+            text, 0, action.start):  # 'His PCP sent an SPEP ...': another's act, done
+        status.add(HISTORICAL)
+        deciding = False
     if action is not None and (_TOLD_BY.search(text, 0, action.start)
                                or _ASKED_FOR.search(text, 0, action.start)
                                or _DONE_BY.match(text, action.start + len(action.text))):
@@ -4042,11 +4286,19 @@ _FIRST_PERSON_BEFORE = re.compile(r"\b(?:I|we)\s+(?:have\s+)?(?:\w+ly\s+)?$")
 # 'Urology plans ciprofloxacin before cystoscopy' (in the history): another team's decision.
 _PARTY = (
     r"(?:urology|cardiology|nephrology|oncology|gastroenterology|hepatology|dermatology|"
-    r"neurology|psychiatry|pulmonology|rheumatology|endocrinology|surgery|the ED|the ER|ED|ER|"
+    r"neurology|psychiatry|pulmonology|rheumatology|endocrinology|surgery|radiology|pharmacy|"
+    r"the radiologist|the pharmacist|the ED|the ER|ED|ER|"
     r"EP|electrophysiology|anesthesia|addiction medicine|infectious diseases?|ID(?: consult)?|"
     r"(?:the )?(?:admitting|primary|inpatient) team|"
     r"the hospital(?:ist)?|(?:his|her|the) (?:urologist|cardiologist|nephrologist|oncologist|"
-    r"surgeon|gastroenterologist|hepatologist|neurologist|psychiatrist|dermatologist|team|PCP))")
+    r"surgeon|gastroenterologist|hepatologist|neurologist|psychiatrist|dermatologist|team|PCP|"
+    r"GP)|PCP|GP|the referring (?:clinician|physician|provider|doctor))")
+_LEFT_TO_PARTY = re.compile(
+    rf"\b{_PARTY}\s+(?:will|would|can|to|should|may)\s+(?:advise|decide|guide|direct|determine|"
+    r"tell\s+(?:her|him|them|the patient)|instruct\s+(?:her|him|them|the patient))\s+"
+    r"(?:on|about|regarding|how long to|when to|whether to|if)\s+$", re.IGNORECASE)
+_PAST_TENSE_ACT = re.compile(r"\w+ed|sent|drew|did|got|gave|ran|put|took|began|wrote|sent off",
+                        re.IGNORECASE)
 _OTHER_PARTY = re.compile(rf"\b{_PARTY}\s+(?:\w+\s+)?$|\b{_PARTY}\s+(?:will|would|can|to|should)\s+"
                           r"(?:advise|decide|guide|direct)\s+(?:on|about|regarding)\s+$",
                           re.IGNORECASE)  # 'EP will advise on holding apixaban
@@ -4055,7 +4307,12 @@ _OTHER_PARTY = re.compile(rf"\b{_PARTY}\s+(?:\w+\s+)?$|\b{_PARTY}\s+(?:will|woul
 _TOLD_BY = re.compile(rf"\b{_PARTY}\s+(?:had\s+|has\s+)?(?:told|instructed|advised|asked|"
                       r"directed)\s+(?:him|her|them|the patient)\s+to\s+$", re.IGNORECASE)
 _DONE_BY = re.compile(rf"\s+by\s+(?:{_PARTY}|(?:an?\s+|the\s+)?(?:urgent care|outside \w+|"
-                      r"another (?:clinician|provider|physician)))\b", re.IGNORECASE)
+                      r"another (?:clinician|provider|physician)))\b"
+                      # 'a new prescription for meloxicam from urgent care'
+                      r"|(?:\s+[\w-]+){1,6}?\s+by\s+(?:an?\s+|the\s+)?(?:locum|GP|urgent care)\b"
+                      r"|(?:\s+[\w-]+){1,3}?\s+from\s+(?:an?\s+|the\s+)?(?:urgent care|"
+                      r"walk-in|outside \w+|another (?:clinician|provider|physician)|the ED|the ER|"
+                      r"ED|ER)\b", re.IGNORECASE)
 # 'She asked for a repeat colonoscopy because ...': the patient's request, not the plan.
 _ASKED_FOR = re.compile(r"\b(?:she|he|they|the patient|patient|pt)\s+(?:has\s+|had\s+)?"
                         r"(?:asked|asks|"
@@ -4080,8 +4337,9 @@ def _passive_then_comma(verb: Any, span: Any) -> bool:
     return bool(copula and _PREDICATE_THEN_CLAUSE.match(gap) or _CLAUSE_ENDS.search(gap))
 
 
-_PREDICATE_THEN_CLAUSE = re.compile(r"\s*(?:[a-z]+\s*)?,\s*(?:and|but|while|whereas)\b",
-                                    re.IGNORECASE)
+# 'cannot be prescribed - sildenafil and every other PDE5 inhibitor are ...': a dash too.
+_PREDICATE_THEN_CLAUSE = re.compile(r"\s*(?:[a-z]+\s*)?(?:,\s*(?:and|but|while|whereas)\b|"
+                                    r"\s*[-\u2013\u2014]\s*$)", re.IGNORECASE)
 _CLAUSE_ENDS = re.compile(r"\b(?:is|are|was|were)\s+(?:\w+\s+)?\w+\s*,\s*(?:and|but|while|"
                           r"whereas)\b", re.IGNORECASE)  # 'Changing the drug is preferred, and'
 
@@ -4156,12 +4414,15 @@ def _attach(text: str, offset: int, span: Any, spans: list[Any], i: int,
     if before:
         s, kind = before[-1]
         negated = bool(_NOT_JUST_BEFORE.search(span.doc.text, 0, s.start_char)
-                       or _in_negated_verb_list(span.doc.text, s.start_char))
+                       or _in_negated_verb_list(span.doc.text, s.start_char)
+                       or _NEGATED_PURPOSE.search(span.doc.text, 0, s.start_char))
         if len(before) > 1 and kind in ("order", "start", "endorse", "resume", "increase",
                                           "switch") and (
                 before[-2][1] in ("avoid", "stop", "continue", "decrease")
                 and s.start - before[-2][0].end <= 1):
             s, kind = before[-2]  # 'avoid repeat prednisone courses', 'stop taking X'
+        if kind == "allow" and negated:  # 'would not ... purely to permit sildenafil'
+            return Action("avoid", s.text.lower(), s.start_char - offset), s
         return Action(kind, s.text.lower(), s.start_char - offset, negated=negated), s
     if after is not None:
         action = _after_action(span, after, offset)
@@ -4217,11 +4478,27 @@ def _after_action(span: Any, after: tuple[Any, str], offset: int) -> Action | No
     """A verb written after its concept, negated when a 'not' sits between them
     ('an SGLT2 inhibitor is not used')."""
     verb, kind = after
+    if _ADVISED_TO.match(span.doc.text, verb.end_char) and verb.text.lower() in _ADVICE:
+        return None  # 'spironolactone boxes - advised to return to pharmacy': the advice is
+        # the infinitive's
+    if kind == "endorse" and (refused := _ADVISED_NO.match(span.doc.text, verb.end_char)):
+        return Action("avoid", f"{verb.text} {refused.group(1)}".lower(), verb.start_char - offset)
     gap = {t.lower_ for t in span.doc[span.end:verb.start]}
     negated = bool(gap & {"not", "n't", "never"})
     if negated and _ADMINISTRATION.match(span.doc.text, verb.end_char):
         return None  # 'tetracycline should not be taken with dairy': how, not whether
     return Action(kind, verb.text.lower(), verb.start_char - offset, negated=negated)
+
+
+_QUESTION_MARK_END = re.compile(r"\?[\s'\"\u2019\u201d)*_]*$")
+
+
+# 'Pt asked about Voltaren gel - advised no', '... - recommended against': the advice refuses.
+_ADVISED_NO = re.compile(r"\s+(no|not|against(?:\s+it)?)\s*(?:[.;,)]|$)", re.IGNORECASE)
+_ADVICE = frozenset({"advised", "told", "asked", "instructed", "reminded"})
+_ADVISED_TO = re.compile(r"\s+to\s+(?:return|bring|dispose|discard|throw|call|contact|book|"
+                         r"see|attend|come|go|report|tell|inform|keep|store|get rid)\b",
+                         re.IGNORECASE)
 
 
 _DOSE_WORD = re.compile(
@@ -4235,7 +4512,9 @@ _DOSE_WORD = re.compile(
     r"should|will|would|might|must|also|then|once|twice|not|do|reason|all|both|are|were|drugs?|"
     r"medications?|meds?|agents?|therapy|treatment|regimen|course|prescription|injections?|"
     r"infusions?|shots?|yearly|annually|annual|quarterly|prophylaxis|prophylactic|ppx|"
-    r"more|than|max|maximum|most|up|sparingly|short|brief|bridge|bridging)$",
+    r"more|than|max|maximum|most|up|sparingly|short|brief|bridge|bridging|"
+    r"gel|cream|ointment|patch|patches|topical|topically|affected|knees?|joints?|hands?|skin|"
+    r"areas?|site|sites)$",
     # 'no more than
     re.IGNORECASE)
 
@@ -4271,7 +4550,7 @@ def _first_boundary(text: str, start: int, end: int) -> int:
 
 _JOINER = re.compile(
     r"^(?:[\s,/&+()]|and|or|nor|plus|including|incl|such|as|e\.?g\.?|i\.?e\.?|the|his|her|a|an|"
-    r"any|all|either|both|also|other|oral|topical|iv|po|sl|sc|daily|bid|tid|qid|qd|once|twice|"
+    r"any|all|either|both|also|other|every|oral|topical|iv|po|sl|sc|daily|bid|tid|qid|qd|once|twice|"
     r"weekly|monthly|mg|mcg|g|iu|units?|tablets?|capsules?|[\d.,/-]+|x|by|mouth|then|-|"
     r"for|days?|weeks?|wks?|months?|at|bedtime|nightly)+$",  # '... for 2 weeks and sertraline'
     re.IGNORECASE)
@@ -4566,6 +4845,10 @@ _LIST_WORDS = frozenset({",", "and", "or", "/", "&", "+", "nor", "plus", "includ
                          "such", "as", "(", ")", "i.e.", "both", "either", "other", "any"})
 # 'not ordered', 'never started': a verb turned down by the word just before it.
 _NOT_JUST_BEFORE = re.compile(r"\b(?:not|never|no|n't)\s*$", re.IGNORECASE)
+# 'I would not ask cardiology to stop it purely to permit sildenafil': the purpose is refused too.
+_NEGATED_PURPOSE = re.compile(r"\b(?:would|will|do|does|did|should|shall|could|can|must)\s*"
+                              r"(?:not|n't|never)\b[^.;:]{0,80}?\b(?:purely|just|only|simply|"
+                              r"solely)\s+(?:in order\s+)?to\s+$", re.IGNORECASE)
 # 'Do not increase oxycodone, add another opioid, or start naltrexone': one 'not' over a list
 # of verbs joined by commas and a last 'or'/'nor'.
 _NEGATED_LIST_OPENS = re.compile(r"[\W\d]*(?:please\s+)?(?:do\s+not|don't|never|should\s+not|"

@@ -4664,3 +4664,111 @@ def test_schedule_words_of_british_and_shorthand_prescribing(text, per_day):
     from physbench_gym.grading.quantities import schedule
     found = schedule(text)
     assert (found[0] if found else None) == (pytest.approx(per_day) if per_day else None)
+
+
+STOP_SPIRONOLACTONE = {"note_decision": {"concept": ["spironolactone"], "action": ["stop"]}}
+METFORMIN_1000_BID_ON = {"note_decision": {"concept": ["metformin"],
+                                           "action": ["continue", "keep_dose"],
+                                           "dose": {"value": 1000, "unit": "mg"},
+                                           "every": {"min": 2, "max": 2}}}
+ALENDRONATE_WEEKLY = {"note_decision": {"concept": ["alendronate"], "action": ["start"],
+                                        "dose": {"value": 70, "unit": "mg"},
+                                        "every": {"min": 0.14, "max": 0.15}}}
+LEVOTHYROXINE_UP_88 = {"note_decision": {"concept": ["levothyroxine"], "action": ["increase"],
+                                         "dose": {"value": 88, "unit": "mcg"}}}
+STOP_OMEPRAZOLE = {"note_decision": {"concept": ["omeprazole", "ppi"], "action": ["stop"]}}
+NO_ANY_NSAID = {"note_never": {"concept": ["nsaid", "topical_nsaid"]}}
+NO_WARFARIN = {"note_never": {"concept": ["warfarin"]}}
+NO_PDE5 = {"note_never": {"concept": ["pde5_inhibitor"]}}
+ORDER_EGD = {"note_decision": {"concept": ["egd"], "action": ["order"]}}
+NO_ANTIREFLUX_SURGERY = {"note_never": {"concept": ["antireflux_surgery"],
+                                        "action": ["start", "order", "refer", "endorse",
+                                                   "allow", "implicit"]}}
+WEIGHT_LOSS = {"note_decision": {"concept": ["weight_loss"], "action": ["endorse", "counsel"],
+                                 "opposite": []}}
+BETA_BLOCKER_KEPT = {"note_decision": {"concept": ["beta_blocker"], "action": ["start"],
+                                       "required": False}}
+NO_MYELOMA = {"note_finding": {"concept": ["no_mgus"], "opposite": ["multiple_myeloma"],
+                               "required": False}}
+NO_CALCIUM_SUPPLEMENT = {"note_never": {"concept": ["calcium_supplement"]}}
+HYPERCALCEMIA = {"note_finding": {"concept": ["hypercalcemia"]}}
+
+
+@pytest.mark.parametrize(("spec", "note", "passed"), [
+    # a question retold in quotes asks; it plans nothing
+    (NO_ANY_NSAID, "Consult question from orthopaedics: 'Can we give celecoxib post-op?'\n"
+     "Answer: No. All NSAIDs are to be avoided.", True),
+    (NO_ANY_NSAID, "Answer: celecoxib 100 mg bid for a week is fine.", False),
+    # another clinician's prescription and its cancellation are history
+    (NO_ANY_NSAID, "Plan: avoid NSAIDs.\nHer pharmacist had queried a new prescription for "
+     "meloxicam from urgent care; that has been cancelled.", True),
+    (NO_ANY_NSAID, "Plan: avoid NSAIDs. A new prescription for meloxicam 7.5 mg daily.", False),
+    # advice refused, advice about something else
+    (NO_ANY_NSAID, "Plan:\n- Pt asked about Voltaren gel - advised no.", True),
+    (NO_ANY_NSAID, "Plan:\n- Ibuprofen 200 mg short course acceptable for bad flares.", False),
+    (NO_ANY_NSAID, "**Topical:** diclofenac 1% gel qid to knees is fine.", False),
+    (STOP_SPIRONOLACTONE, "Plan:\n- Stop spironolactone.\nMed rec: pt brought 2 boxes of "
+     "spironolactone - advised to return to pharmacy.", True),
+    # a restart waiting on a result leaves the stop
+    (STOP_SPIRONOLACTONE, "Plan:\n- Withhold spironolactone until the potassium is below 5, "
+     "then restart.", True),
+    (HOLD_LISINOPRIL, "Plan:\n- HOLD lisinopril 20 mg until Cr back to baseline.\n"
+     "- Resume lisinopril once Cr recovered.", True),
+    (HOLD_LISINOPRIL, "Plan:\n- HOLD lisinopril 20 mg.\n- Resume lisinopril tomorrow.", False),
+    # the dose kept; event-bound holds and past holds are no stop of a drug that goes on
+    (METFORMIN_1000_BID_ON, "| Parameter | Value | Action |\n|---|---|---|\n| eGFR | 52 | No "
+     "metformin dose change (review if <45) |\nPlan: metformin 1000 mg bd - continue as is.",
+     True),
+    (METFORMIN_1000_BID_ON, "Plan: continue metformin 1000 mg bd.\nContingency: hold metformin "
+     "if acutely unwell, restart once eating and U&E stable.", True),
+    (METFORMIN_1000_BID_ON, "Recent: admitted 2 wk ago with AKI; metformin & lisinopril held, "
+     "both restarted on d/c.\nPlan: continue metformin 1000 mg bd unchanged.", True),
+    (METFORMIN_1000_BID_ON, "Plan: continue metformin 1000 mg bd. Please ask radiology to "
+     "advise on holding metformin for 48 hours after the iodinated contrast.", True),
+    (METFORMIN_1000_BID_ON, "R: Keep metformin held until GP review in 4 weeks, then restart "
+     "1000 mg twice daily.\nPlan: continue metformin 1000 mg bd.", False),
+    # 'wkly'; a start column dated in a table; a medication list marking today's change
+    (ALENDRONATE_WEEKLY, "Plan:\n- Alendronate 70 mg PO once wkly - start.", True),
+    (STOP_OMEPRAZOLE, "| Drug | Start | Decision |\n|---|---|---|\n| Omeprazole 20 mg od | 2017 "
+     "| Stop - taper: alternate days x 2 wk, then stop |", True),
+    (LEVOTHYROXINE_UP_88, "Medications\n- Levothyroxine 88 mcg PO once daily (NEW DOSE; "
+     "previously 75 mcg)\n- Lisinopril 10 mg daily", True),
+    (LEVOTHYROXINE_UP_88, "Medications\n- Levothyroxine 88 mcg PO once daily (since 2021)\n"
+     "- Lisinopril 10 mg daily", False),
+    # a regimen line of drug names plans them
+    (NO_WARFARIN, "P:\n- Enoxaparin bridge + warfarin, target INR 2-3.", False),
+    (NO_WARFARIN, "P:\n- Apixaban 10 mg bd x 7 d then 5 mg bd.\n- Warfarin: not used.", True),
+    (NO_ANY_NSAID, "Culture:\n- Resistant to ibuprofen and naproxen.", True),
+    # a record's status sits by its item
+    (ORDER_EGD, "Test: EGD with biopsy (Barrett's screening)\nIndication: chronic GERD\n"
+     "Status: ordered", True),
+    (NO_ANTIREFLUX_SURGERY, "Procedure: LINX / fundoplication\nStatus: surgical referral "
+     "placed now", False),
+    (NO_ANTIREFLUX_SURGERY, "Procedure: anti-reflux surgery / LINX\nStatus: not now - GERD "
+     "not objectively confirmed", True),
+    (LEVOTHYROXINE_UP_88, "Drug: Levothyroxine sodium\nCurrent dose: 75 mcg\nNew dose: 88 mcg\n"
+     "Route: PO\nStatus: INCREASE (prescription entered, 90 tablets)", True),
+    # the negation of 'so he's not eating' ends at the next instruction
+    (WEIGHT_LOSS, "Plan:\n- Move dinner earlier so he's not eating within 3 hours of bed, "
+     "raise the head of the bed, and work on weight loss.", True),
+    # 'rather than' turns down one choice, not the next
+    (BETA_BLOCKER_KEPT, "Plan: start metoprolol succinate 25 mg daily. I'd pick a "
+     "cardioselective beta blocker rather than propranolol, and metoprolol over atenolol.", True),
+    (BETA_BLOCKER_KEPT, "Plan: start metoprolol succinate 25 mg daily. Stop metoprolol.", False),
+    # a message's verb, a case that never comes, a purpose of a past test
+    (NO_PDE5, "Plan:\n- Paroxetine 10 mg daily.\n- PCP message sent naming paroxetine and the "
+     "sildenafil caution.", True),
+    (NO_PDE5, "A daily nitrate leaves no window in which a PDE5 inhibitor could be taken "
+     "safely.", True),
+    (NO_PDE5, "I would not ask cardiology to stop the nitrate purely to permit sildenafil.",
+     True),
+    (NO_PDE5, "The requested sildenafil cannot be prescribed - sildenafil and every other PDE5 "
+     "inhibitor are contraindicated with a nitrate.", True),
+    (NO_CALCIUM_SUPPLEMENT, "| Drug | Current | Change | New |\n|---|---|---|---|\n| Calcium "
+     "carbonate (Tums EX 750 mg) | 8 tabs/day | **STOP** | None |", True),
+    (NO_CALCIUM_SUPPLEMENT, "| Drug | Current | Change | New |\n|---|---|---|---|\n| Calcium "
+     "carbonate (Tums EX 750 mg) | 8 tabs/day | **continue** | 750 mg daily |", False),
+    (HYPERCALCEMIA, "Labs: corrected Ca 12.3 mg/dL (moderate \u2191Ca).", True),
+])
+def test_reader_reads_passages_with_incidental_mentions(grade, spec, note, passed):
+    assert grade(spec, note) is passed
