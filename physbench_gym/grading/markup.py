@@ -171,11 +171,26 @@ _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
               # 'Refer to GI', 'referred her to nephrology': the specialty named after the
               # verb is its referral (a specialty alone heads consult notes)
               (re.compile(r"\b(refer(?:red|ring)?(?:\s+(?:her|him|them|the patient|pt))?(?:\s+to)?|"
-                          r"referral\s*:)\s*"
+                          r"refer(?:rals?)?\s*:)\s*"
                           r"(gastroenterology|GI|gastro|nephrology|renal|neph|cardiology|cards|"
                           r"dermatology|derm|endocrinology|endo)\b(?![\s-]+(?:for\s+(?:an?\s+)?(?:kidney|renal|"
                           r"liver)\s+biopsy|for\s+consideration|clinic|surgery|referral|consult))",
                           re.IGNORECASE), r"\1 \2 referral"),
+              # 'Nephrology: referral sent', 'Nephrology outpatient referral': its referral
+              (re.compile(r"\b(gastroenterology|nephrology|cardiology|dermatology|endocrinology)"
+                          r"(?:\s*:\s*|\s+(?:outpatient|clinic|urgent|routine|e-?)\s+)(?=referr)",
+                          re.IGNORECASE), r"\1 "),
+              # 'first dose given today', '1st injection administered in clinic today': the
+              # course starts today
+              (re.compile(r"\b(?:1st|first)\s+(?:dose|injection|infusion)\s+(?:was\s+)?(?:given|"
+                          r"administered)\s+(?:in\s+clinic\s+)?today\b", re.IGNORECASE),
+               "started today"),
+              # 'Please repeat her TFTs. This should be done in about six weeks': the next
+              # sentence times the step the one before it planned
+              (re.compile(r"\.(?:[ \t]+|[ \t]*\n[ \t]*)(?:This|These|It|They|Both|That)[ \t]+"
+                          r"(?:should|will|needs?[ \t]+to|"
+                          r"must|is[ \t]+to|are[ \t]+to)[ \t]+be[ \t]+(done|drawn|repeated|checked|"
+                          r"rechecked|taken|performed|collected|obtained|sent)\b"), r", to be \1"),
               # British intervals: 'f/u 4/52' (weeks), 'q 6/12' (months), 'x 5/7' (days)
               (re.compile(r"\b(in|q|every|for|x|after|within|next|over)(\s*)(\d{1,2})/52\b",
                           re.IGNORECASE), r"\1\2\3 weeks"),
@@ -183,6 +198,17 @@ _SHORTHAND = ((re.compile(r"\br/o\b", re.IGNORECASE), "rule out"),
                           re.IGNORECASE), r"\1\2\3 months"),
               (re.compile(r"\b(in|q|every|for|x|after|within|next|over)(\s*)([1-6])/7\b",
                           re.IGNORECASE), r"\1\2\3 days"),
+              # ... and with no preposition: 'BMP 1/52 - ordered' (no month 52), 'RTC 3/12',
+              # '6/52: TFTs' opening a timeline line
+              (re.compile(r"(?<![\w/.])(\d{1,2})/52\b(?!/)"), r"in \1 weeks"),
+              (re.compile(r"\b(RTC|TCI|f/u|FU|follow-?up|review|repeat|recheck|rpt|bloods|visit)"
+                          r"((?:\s+(?!on\b|since\b|from\b|dated\b)[\w&/+-]+){0,3}\s*:?\s*)"
+                          r"(\d{1,2})/(12|7)\b(?!/)", re.IGNORECASE),
+               lambda m: f"{m.group(1)}{m.group(2)}in {m.group(3)} "
+                         f"{'months' if m.group(4) == '12' else 'days'}"),
+              (re.compile(r"(?m)^(\W*)(\d{1,2})/(12|7)(?=\s*:)"),
+               lambda m: f"{m.group(1)}In {m.group(2)} "
+                         f"{'months' if m.group(3) == '12' else 'days'}"),
               # 'Review in 3 wk: PHQ-9', 'see back in 4 weeks', 'Review 05-May-2026': a visit
               (re.compile(r"(?<![\w-])(?<!would )(?<!will )(?<!to )(?<!I )(?<!we )"
                           r"(?<!can )(?<!could )(?<!should )(?<!'d )"  # 'I would see her again'
@@ -477,6 +503,11 @@ _SPACED_THOUSANDS = re.compile(r"(?<![A-Za-z\d.,/:-])(\d{1,3}) (\d{3})(?![\d.,])
                                re.IGNORECASE)
 
 
+_CROSS_BEFORE_VERB = re.compile(r"[\u2717\u2718\u274c]\s*(?=(?:held|hold|stopped|stop|"
+                                r"discontinued?|d/c|dc'?d|ceased|withheld|withdrawn|off)\b)",
+                                re.IGNORECASE)
+
+
 def normalize_characters(text: str) -> str:
     """Unicode and typography to plain ASCII-like text that keeps every clinical sign; an
     arrow after a value flags it ('8.9 ↑' -> '8.9 (high)'), before a drug changes it."""
@@ -487,6 +518,7 @@ def normalize_characters(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = _DASH_BETWEEN_NUMBERS.sub("-", text)
     text = _SPACED_DASH.sub(" - ", text)
+    text = _CROSS_BEFORE_VERB.sub("", text)  # '✗ held', '✗ d/c': the verb says it
     for char, plain in _UNICODE.items():
         text = text.replace(char, plain)
     text = unicodedata.normalize("NFKD", text)
@@ -530,7 +562,8 @@ def lines(note: str) -> tuple[Line, ...]:
     raw = _joined_records(_HTML_BREAK.sub("\n", normalize_characters(note)).split("\n"))
     out: list[Line] = []
     section = "body"
-    opened_by_label = after_blank = False
+    opened_by_label = after_blank = label_inline = False
+    label_from = section
     paragraph: list[str] = []
     table: list[list[str]] = []
     parent: tuple[int, str] | None = None  # a bare list item that labels the items under it
@@ -584,6 +617,14 @@ def lines(note: str) -> tuple[Line, ...]:
                 section, rejected_from = rejected_from, None
             continue
         item_goes_on, after_blank = not after_blank, False
+        if opened_by_label and label_inline and not item_goes_on and section in (
+                "history", "medications", "data") and not _LABEL.match(stripped) and not (
+                _BULLET.match(stripped)):
+            # 'Risk factors: he still smokes ...' then, after a blank line, 'My assessment is
+            # ...': a label written with its text heads that paragraph, not the ones after it
+            section, opened_by_label = label_from, False
+        if parent and parent[0] < 0 and raw_line[:1] not in " \t" and not _BULLET.match(stripped):
+            parent = None  # the list a label line scoped has ended
         stripped = re.sub(r"^\s*>(?![=\d.])\s?", "", stripped)  # a quote, not '>=15 d/mo'
         qa = _QA_DOT.match(stripped)  # 'Q3. Is he ...?' / 'A. Yes.': no dictated title 'A.'
         if qa and (qa.group(1)[0] in "Qq" or _last_text_line(raw[:index]).rstrip(
@@ -702,6 +743,7 @@ def lines(note: str) -> tuple[Line, ...]:
                         and labelled in ("history", "medications", "data")):
                     if bullet and nested_under is None:
                         nested_under = (_indent(raw_line), section)
+                    label_from, label_inline = section, bool(text)
                     section, opened_by_label = line_section, True  # an indented sub-line's
                     # background ('  background: LFTs nl') speaks for that line alone
             if not text:
@@ -713,6 +755,14 @@ def lines(note: str) -> tuple[Line, ...]:
             # 'DO NOT GIVE:' list ends at a new labelled paragraph after a blank ('ULT: YES.')
             flush_paragraph()
             section = line_section = "body"
+        if not bullet and text.endswith(":") and len(text) <= 80 and _scopes_items(
+                text[:-1]) and _BULLET.match(
+                next((r for r in raw[index + 1:] if r.strip()), "").strip()):
+            # 'STOP:', 'Labs in 1 week:', 'At 3 months:' over bullets: each item is said
+            # under it ('STOP: oxybutynin 5 mg bd'), not after a verb with no object
+            flush_paragraph()
+            parent = (-1, text.rstrip(": "))
+            continue
         if bullet and out and out[-1].kind == "item" and not paragraph and text.startswith("="):
             # '- Deficit = wt x (15 - Hb) x 2.4 + 500' then '- = 81 x (15 - 9.2) ... = 1628 mg'
             out[-1] = Line(f"{out[-1].text} {text}", out[-1].section, "item")
@@ -739,13 +789,31 @@ def lines(note: str) -> tuple[Line, ...]:
             flush_paragraph()
             paragraph.append(text)
         else:
+            if paragraph and _own_line(paragraph[-1], text):
+                flush_paragraph()
             paragraph.append(text)
     flush_paragraph()
     flush_table()
-    return _mark_contingent(tuple(
+    return _mark_contingent(_medications_to_change(tuple(
         # 'CTCAE GRADE: 2' is 'CTCAE GRADE 2' (once it has ended the section above it)
         dataclasses.replace(line, text=_SCALE_LABEL.sub(r"\1 ", line.text))
-        if _SCALE_LABEL.match(line.text) else _changed_today(line) for line in out if line.text))
+        if _SCALE_LABEL.match(line.text) else _changed_today(line) for line in out if line.text)))
+
+
+def _medications_to_change(found: tuple[Line, ...]) -> tuple[Line, ...]:
+    """A medication list whose items say what to do ('- STOP hydrochlorothiazide', '- HOLD
+    lisinopril') is a plan: its other items ('- Zoledronic acid 4 mg IV once') are planned
+    too, not a record of what she takes."""
+    out, run = list(found), []
+    for index, line in enumerate([*found, Line("", "", "heading")]):
+        if line.section == "medications" and line.kind == "item":
+            run.append(index)
+            continue
+        if sum(bool(_IMPERATIVE_OPENING.match(out[i].text)) for i in run) >= 2:
+            for i in run:
+                out[i] = dataclasses.replace(out[i], section="plan")
+        run = []
+    return tuple(out)
 
 
 # A medication list that marks today's changes: '- Levothyroxine 88 mcg daily (NEW DOSE;
@@ -785,13 +853,17 @@ _DESTINATION_AFTER_TITLE = re.compile(r"\s(?:-|–|—|:)\s*\S", re.IGNORECASE)
 _RECORD_FIELD = re.compile(
     r"^\s*(?:[-*\u2022]\s*)?[*_]*(medication|medicine|drug(?: requested)?|agent|anticoagulant|"
     r"supplement|procedure|test|lab|labs|imaging|referral|investigation|decision|prep|"
-    r"dose|dosage|strength|frequency|freq|route|sig|directions|status|action|change|start|"
+    r"dose|dosage|strength|frequency|freq|route/frequency|dose/frequency|route|sig|directions|"
+    r"status|action|change|start|"
     r"start date|duration|current|new|previous|prior|now|was|reason|indication|rationale|"
-    r"monitoring|timing|schedule|next dose|goal|target|quantity|refills?|titration)"
+    r"monitoring|timing|schedule|next dose|goal|target|quantity|refills?|titration|"
+    r"blood tests?|bloods|when|due|interval|priority|where|purpose|why|collect(?: on(?:/after)?)?|"
+    r"comments?|dx|results? to|sooner if|date|prep|preparation|regimen)"
     r"(?: dose)?[*_]*\s*:[*_]*\s*\S", re.IGNORECASE)  # 'Current dose: 75 mcg' too
 _RECORD_CORE = frozenset({"dose", "dosage", "strength", "frequency", "freq", "sig", "status",
                           "action", "change", "current", "new", "previous", "now", "route",
-                          "timing"})
+                          "timing", "when", "due", "interval", "collect", "collect on",
+                          "collect on/after"})
 
 
 def _joined_records(raw: list[str]) -> list[str]:
@@ -825,9 +897,10 @@ def _joined_records(raw: list[str]) -> list[str]:
 
 _RECORD_HEAD = frozenset({"medication", "medicine", "drug", "drug requested", "agent",
                           "anticoagulant", "supplement", "procedure", "test", "lab", "labs",
-                          "imaging", "referral", "investigation", "decision"})
+                          "imaging", "referral", "investigation", "decision", "blood test",
+                          "blood tests", "bloods"})
 _RECORD_VERDICT = frozenset({"status", "action", "decision"})
-_VERDICT_LEAD = re.compile(r"[^(;]*")
+_VERDICT_LEAD = re.compile(r"[^(;,]*?(?=\s[-\u2013\u2014]\s|[(;,]|$)")
 
 
 # 'Status: surgical referral placed now' under 'Procedure: LINX': the item's own referral.
@@ -1110,6 +1183,11 @@ def _table_lines(rows: list[list[str]], section: str) -> list[Line]:
             labelled = name and not _same(name, cell) and (
                 _VALUE_CELL.match(cell) or not _GENERIC_HEADER.fullmatch(name.strip().lower()))
             parts.append(f"{name} {cell}".strip() if labelled else cell)
+        # what the row had before ('Current', 'Previous') goes last, so that a dose written in
+        # the new regimen's cell is the row subject's, not a drug the old cell names
+        if any(_NEW_HEADER.fullmatch(h.strip()) for h in header):  # (a lab table's 'Current'
+            parts = [p for p in parts if not _OLD_CELL.match(p)] + [  # is today's value)
+                p for p in parts if _OLD_CELL.match(p)]
         text = f"{first}: {', '.join(parts)}" if first and parts else first or ", ".join(parts)
         # a table of results dates its rows; a plan's dates are when things will be done
         latest = None if date is None or section not in _RESULT_SECTIONS or planned else (
@@ -1129,10 +1207,49 @@ _PAST_HEADER = re.compile(r"(?:started|start date|date started|since|began|begun
                           r"first prescribed|prescribed on|onset)", re.IGNORECASE)
 
 
+_OLD_CELL = re.compile(r"(?:current|previous|prior|was|old|before)\b"
+                       r"(?!\s*(?:dose\s+)?(?:->|\u2192))", re.IGNORECASE)
 _NEW_HEADER = re.compile(r"(?:new|new regimen|replacement|instead|after)", re.IGNORECASE)
 _START_HEADER = re.compile(r"(?:start|start year|year started|from)", re.IGNORECASE)
 _DATE_CELL = re.compile(r"\s*(?:(?:19|20)\d\d(?:-\d\d(?:-\d\d)?)?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|"
                         r"(?:\d{1,2}\s+)?[A-Za-z]{3,9}\.?\s+(?:19|20)\d\d)\s*")
+
+
+def _own_line(previous: str, text: str) -> bool:
+    """Whether a line stands on its own rather than wrapping the one above: after a short entry
+    with a number or a dash that does not break off mid-phrase ('Oxybutynin XL 10 mg od -
+    DISCONTINUE' then 'Donepezil 5 mg od - continue'), a line opening with a capital or a
+    number (a short title with neither, 'Tests I would avoid', heads the line after it)."""
+    entry = re.sub(r"^\W*#?\d{1,2}[.)]?\s+", "", previous)  # not a '#3 Omeprazole' title
+    return len(previous) <= 60 and bool(re.search(r"\d| - |->", entry)) and bool(
+        re.match(r"[A-Z0-9]", text)) and not previous.rstrip().endswith(":") and not re.search(
+        r"(?:\b(?:and|or|of|the|to|with|a|an|for|in|on|at|by|from|is|are|was|were|than|but|"
+        r"if|that|which|her|his|their|per|plus|then)|[,(/&+-])\s*$", previous, re.IGNORECASE)
+
+
+def _scopes_items(label: str) -> bool:
+    """Whether a label line says something of each item listed under it: a decision ('STOP',
+    'Referrals', 'Do not prescribe'), a time ('Labs in 1 week', 'At 3 months', 'Today') or a
+    condition ('Consider if eGFR < 20') - not a topic ('Differential', 'Current data')."""
+    words = re.findall(r"[a-z]+", label.lower())
+    if not words or any(label.lower().startswith(f) for side in verb_table()["switch"].values()
+                        for f in side):
+        return False  # 'Cross-taper, first step today:' over the drug started and the one
+        # tapered off: each item says its own part
+    return words[0] in _plan_verbs() or words[0] in _SCOPING_WORDS or bool(
+        _TIME_IN_LABEL.search(label))
+
+
+_SCOPING_WORDS = frozenset({"referrals", "refer", "consider", "if", "when", "once", "pending",
+                            "do", "don't", "never", "not", "no", "avoid", "hold", "stop",
+                            "start", "new", "orders", "ordered", "requested", "today",
+                            "tomorrow", "next", "then", "later", "after", "within", "by",
+                            "options", "alternatives", "choices"})
+_TIME_IN_LABEL = re.compile(r"\b(?:in|at|within|by|after|over)\s+(?:~\s*)?\d+(?:\s*[-–]\s*\d+)?"
+                            r"\s*(?:h|hrs?|hours?|d|days?|wks?|weeks?|mo|mos|months?|y|yrs?|years?)"
+                            r"\b|^\W*\d+(?:\s*[-–]\s*\d+)?\s*(?:h|hrs?|hours?|d|days?|wks?|"
+                            r"weeks?|mo|mos|months?|y|yrs?|years?)\b|\b(?:today|tomorrow|next "
+                            r"(?:week|month|visit)|this week)\b", re.IGNORECASE)
 
 
 @functools.cache

@@ -16,6 +16,7 @@ governs it, its quantities and its status. The semantics follow a physician read
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable
 from typing import Any, Literal
@@ -23,7 +24,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from physbench_gym.grading.core import FILE, Args, CheckpointResult, GradingContext, primitive
-from physbench_gym.grading.lexicon import ancestors
+from physbench_gym.grading.lexicon import ancestors, verb_table
 from physbench_gym.grading.lexicon import concept as lexicon_concept
 from physbench_gym.grading.quantities import (
     Quantity,
@@ -1292,8 +1293,17 @@ def _decisions(clause: Clause, mention: Mention, args: NoteDecisionArgs
     ('aspirin, held since admission, should be resumed now'), each with its index in
     ``mention.later`` (None for the mention's own decision)."""
     first = _decision(clause, mention, args)
-    later = [(a.decision, i) for i, a in enumerate(mention.later)]
+    later = [(a.decision, i) for i, a in enumerate(mention.later)
+             if not (clause.past_dated and a.text.lower().endswith("ed")
+                     and a.text.lower() not in _after_forms(a.kind))]  # 'the ED halving of X
+    # to 0.05 mg in 1/2025 for a BP measured in pain': a dated story's participle (not a
+    # status such as 'ordered')
     return ([(first, None)] if first is not None else []) + later
+
+
+@functools.cache
+def _after_forms(kind: str) -> frozenset[str]:
+    return frozenset(f.lower() for f in verb_table().get(kind, {}).get("after", ()))
 
 
 def _early_restart(clause: Clause, mention: Mention, step: int | None, earliest: Amount
@@ -1356,6 +1366,9 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         return _listed_to_avoid(clause, mention, decision)
     if clause.reporting or mention.has(HISTORICAL, ATTRIBUTE) or clause.past_dated:
         return None  # 'adverse effects of venlafaxine XR 150 mg' plans nothing
+    if (title := _PROBLEM_TITLE.match(clause.text)) and mention.start == title.end() and (
+            _ASKED_IN_TITLE.search(clause.text, mention.end)):
+        return None  # '#3 Thyroid ultrasound (mother's question)' names what was asked
     if clause.section == "avoid":
         if mention.has(CONDITIONAL) or _COMPARED_WITH.search(clause.text[:mention.start]):
             return None  # 'fosfomycin (less effective than NFT; only if NFT cannot be taken)',
@@ -1378,7 +1391,8 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         and clause.mentions[0].start <= 3 and clause.mentions[0].decision is None
         and (clause.mentions[0].group != "finding" or clause.mentions[0].quantities)) or bool(
         # 'Volume depletion + ibuprofen' lists causes; 'Calcium 1,000 mg and vitamin D3' plans
-        _LEAD_LABEL.fullmatch(clause.text[:mention.start])) or bool(
+        _LEAD_LABEL.fullmatch(clause.text[:mention.start])
+        or _TOPIC_LEAD.fullmatch(clause.text[:mention.start])) or bool(  # 'For smoking, X ...'
         _DASH_LEAD.fullmatch(clause.text[:mention.start]) and not any(
             a.start < mention.start for a in clause.actions) and any(
             m.start < mention.start and m.concepts & mention.concepts
@@ -1401,6 +1415,9 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
 
 
 
+_PROBLEM_TITLE = re.compile(r"\W*#\d{1,2}[.)]?\s+")
+_ASKED_IN_TITLE = re.compile(r"\bquestion\b|\basked\b|\bquery\b|\brequest(?:ed)?\b|\?",
+                             re.IGNORECASE)
 _TAKEN_AS_IS = re.compile(r"[^.;:]{0,40}?,\s*(?:adherent|compliant|(?:with\s+)?good adherence|"
                           r"taken correctly|well[- ]tolerated|tolerating (?:it|well)|"
                           r"no side[- ]effects)\b", re.IGNORECASE)
@@ -1438,6 +1455,8 @@ _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:[\d.,/]+\s*(?:mg|mcg|g|units?|iu|ml)
 # 'Pylera 3 caps QID with clarithromycin 500 mg BID': a drug added to a verbless plan line.
 _WITH_LEAD = re.compile(r"\b(?:with|plus|and)\s*$|\+\s*$", re.IGNORECASE)
 _LEAD_LABEL = re.compile(r"\s*[\w /&-]{1,25}:\s*")
+_TOPIC_LEAD = re.compile(r"\W*(?:for|as for|regarding|re)\s+(?:the\s+|his\s+|her\s+)?"
+                         r"[\w /&-]{1,30},\s*", re.IGNORECASE)
 # What may open a plan line before the list it plans: 'then', 'and', a list mark.
 _LIST_OPENING = re.compile(r"[\W\d]*(?:(?:and\s+)?then\s+|and\s+)?", re.IGNORECASE)
 _LIST_SEPARATOR = re.compile(r"(?:\s*(?:,|/|\+|&|\band\b|\bor\b)\s*|\s+)*")
@@ -1613,6 +1632,10 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
         per_day = schedule(lead.group(0))
     if per_day is None and args.every is not None:  # 'then monthly creatinine, LFTs and
         per_day = _list_schedule(clause, mention)  # ferritin', '... ferritin and UPCR monthly'
+    if per_day and args.every is not None and not args.every.accepts(per_day[0]) and (
+            _TIME_OF_DAY_ONLY.match(clause.text[mention.end:], per_day[1])):
+        per_day = None  # 'take it first thing in the morning' says when in the day, not how
+        # often: no daily schedule against a weekly one
     per_day_value = per_day[0] if per_day and per_day[0] != "single" else None
     regimen = isinstance(per_day_value, float) and per_day_value <= 4
     if args.every is not None and not args.every.accepts(per_day[0] if per_day else None):
@@ -1716,6 +1739,7 @@ def _amount_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs,
     return "" if no_time else None
 
 
+_TIME_OF_DAY_ONLY = re.compile(r"in the (?:morning|evening)|at night|at bedtime", re.IGNORECASE)
 _RULE_AFTER = re.compile(r"\s*(?:[\w/]+\s+){0,2}?(?:requires|needs|would require|would need|"
                          r"is (?:only )?for|is reserved for|applies only|only applies)\b",
                          re.IGNORECASE)
@@ -1840,8 +1864,7 @@ def _timing_issue(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> s
     # a time under the decision's own condition is its time ('CT if stable, at 18-24 months')
     unshared = {CONDITIONAL, HISTORICAL, COUNTERFACTUAL} - (mention.statuses & {CONDITIONAL})
     times = [q for q in clause.quantities
-             if (q.start >= mention.end or _TIME_LABEL.match(clause.text[q.end:])
-                 and not clause.text[:q.start].strip(" ([*"))  # '4-6 weeks: visit with PHQ-9'
+             if (q.start >= mention.end or _in_time_label(clause.text, q, mention))
              and q.unit in ("h", "d", "wk", "mo", "y")
              and q.role not in ("from", "reference")
              and clause.quantity_status(q).isdisjoint(unshared)]
@@ -1883,7 +1906,17 @@ def _repeat_timing(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> 
     return None if reading is not None and args.timing.accepts(reading) else f"every {days:g} d"
 
 
-_TIME_LABEL = re.compile(r"\s*(?:\)|\*)*\s*:")
+def _in_time_label(text: str, quantity: Quantity, mention: Mention) -> bool:
+    """A time in the label the concept's line opens with: '4-6 weeks: visit with PHQ-9', 'Labs
+    in 1 week: BMP, Mg', 'At 3 months: clinic review' (not a time of another item before it)."""
+    colon = text.find(":")
+    return 0 < colon < mention.start and quantity.end <= colon and colon <= 40 and (
+        _TIME_LABEL.fullmatch(text[:colon]))
+
+
+_TIME_LABEL = re.compile(r"[\W\d]*(?:[A-Za-z/&-]+\s+){0,3}(?:in|at|within|by|after|over|next|"
+                         r"for|~|about|around|approx)?\s*[\d\W]+(?:[a-z]+\.?)?[\s)*(]*"
+                         r"(?:\([^()]*\)\s*)?", re.IGNORECASE)
 _OR_BETWEEN = re.compile(r"[^.;]{0,12}\b(?:or|and)\b\s*(?:in|at|after|within|for)?\s*",
                          re.IGNORECASE)
 
@@ -1959,7 +1992,8 @@ _CONDITION_WORD = re.compile(r"\b(?:if|unless|when|once|until|should the)\b", re
 _PREDICATE = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|"
                         r"cannot|should|may|might|must|not|rarely|seldom|\w+n['’]t|"
                         r"drive[sn]?|drove|caused?|causes|explains?|contribute[sd]?|led|leads?|"
-                        r"precipitated|provoked|induced|accounts? for)\b",
+                        r"precipitated|provoked|induced|accounts? for|adds|increases|raises|"
+                        r"carries|offers|provides|doubles|reduces|lowers)\b",
                         re.IGNORECASE)  # '... ibuprofen 400 mg TID ... drive the AKI': a cause
 
 

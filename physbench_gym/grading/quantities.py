@@ -266,8 +266,10 @@ _YEAR = re.compile(r"(?<![\d/.-])(?:19|20)\d\d(?![\d/.-])(?!\s*(?:mg|mcg|iu|unit
 
 
 # The date a time is counted from: 'CT at 18-24 months from 13 May 2026 (the index scan)'.
-_ANCHOR_DATE = re.compile(r"\b(?:days?|weeks?|wks?|months?|mos?|years?|yrs?)\s+(?:from|after)\s+"
-                          r"[^.;,()]{0,25}?\b(?:19|20)\d\d\b", re.IGNORECASE)
+_ANCHOR_DATE = re.compile(r"\b(?:days?|d|weeks?|wks?|wk|months?|mos?|mo|years?|yrs?)\s+"
+                          r"(?:from|after)\s+"
+                          r"(?:[^.;,()]{0,25}?\b(?:19|20)\d\d\b|\d{1,2}/\d{1,2}\b(?!/))",
+                          re.IGNORECASE)  # '8-12 wk from 2/26': a time counted from a date
 
 
 @functools.lru_cache(maxsize=4096)
@@ -482,6 +484,9 @@ _TOTAL_AFTER = re.compile(r"\s*(?:mg|g|mcg)?\s*(?:in\s+)?(?:total|cumulative|cou
 _COURSE_ASIDE = re.compile(r"(?:\bx\s?\d+|\b(?:\d+|two|three|four|five)\s*(?:doses|infusions)|"
                            r"\btwice|\bapart)\b[^()=]*(?:\(|=)\s*$",
                            re.IGNORECASE)
+# 'course 1,500 mg', 'course dose: 1 g': the amount of the whole course, not one dose.
+_COURSE_BEFORE = re.compile(r"\bcourse(?:\s+dose)?\s*[:=]?\s*(?:of\s+)?(?:about\s+|~\s*)?$",
+                            re.IGNORECASE)
 # '3 more months', 'another 5 weeks': time added to what has already passed.
 _MORE_WITHIN = re.compile(r"\b(?:more|additional|further|extra)\b", re.IGNORECASE)
 _MORE_BEFORE = re.compile(r"\b(?:another|additional|further|more|extra|remaining)\s*$",
@@ -561,7 +566,8 @@ _ROLE_BEFORE = (
 )
 
 
-_DELTA_AFTER = re.compile(r"[\s-]*(?:dose\s+)?(?:(step|steps|increment|increments|jump|bump)|"
+_DELTA_AFTER = re.compile(r"[\s-]*(?:dose\s+)?(?:(step|steps|increment|increments|jump|bump|"
+                          r"difference|discrepancy|shortfall|gap)|"
                           r"increase|decrease|reduction|change|rise|drop|up-?titration)\b",
                           re.IGNORECASE)
 
@@ -599,9 +605,12 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
                                     quantity.end, quantity.comparator, quantity.high, "later",
                                     quantity.secondary))
                 continue
-        arrow = index + 1 < len(found) and re.match(  # '10 mg qd -> 5 mg qd': its schedule too
+        arrow = index + 1 < len(found) and (re.match(  # '10 mg qd -> 5 mg qd': its schedule too
             r"^\s*(?:\([^)]*\))?\s*(?:(?:qd|od|bd|bid|tid|daily|mane|nocte|qhs|qam|po)\s+)?"
             r"(?:->|=>|>)\s*$", clause[quantity.end:found[index + 1].start], re.IGNORECASE)
+            or re.match(r"^\s*,?\s*(?:and\s+)?then\s*$",
+                        clause[quantity.end:found[index + 1].start], re.IGNORECASE)
+            and not quantity.unit)  # 'TSH 6.0 then 6.8': the older
 
         from_to = index + 1 < len(found) and (_FROM_BEFORE.search(clause[:quantity.start]) or (
             quantity.unit and quantity.unit == found[index + 1].unit  # '20 mg to 10 mg': no
@@ -665,7 +674,8 @@ def _roles(clause: str, found: list[Quantity]) -> list[Quantity]:
         if not role and delta and (delta.group(1) or re.search(r"(?:\ban?\s|\()$", before)):
             role = "delta"  # '(12.5 mcg step)', 'a 25-mcg increase', not '264 mOsm/kg ↓'
 
-        if not role and (_TOTAL_AFTER.match(after) or _COURSE_ASIDE.search(before)):
+        if not role and (_TOTAL_AFTER.match(after) or _COURSE_ASIDE.search(before) or (
+                quantity.unit in ("mg", "g", "mcg") and _COURSE_BEFORE.search(before))):
             role = "total"  # '(1,500 mg total)', 'x2 doses (1020 mg)'
         if not role and _APPROXIMATE.search(before):
             role = "approximate"

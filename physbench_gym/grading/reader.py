@@ -336,9 +336,12 @@ def _read(text: str, today: date | None = None) -> Note:
                         if m.group in ("drug", "test") else m for m in lead.mentions))
         if line.kind != "item":
             if problem[0] is not line:
-                problem_drugs = tuple(m for m in clause.mentions if m.group == "drug"
-                                      and not m.negated and m.action is None
-                                      ) if _PROBLEM_HEADING.match(line.text) else ()
+                named = [m for m in clause.mentions if m.group == "drug"]
+                problem_drugs = tuple(m for m in named if not m.negated and m.action is None
+                                      and not any(m.concepts < o.concepts for o in named)
+                                      ) if _PROBLEM_HEADING.match(line.text) or (
+                    line.text.rstrip().endswith(":")) else ()  # 'Peri-procedural
+                # anticoagulation (dabigatran, CrCl 46):' over '[x] Last dose: 5 days before
             problem = (line, frozenset().union(*(m.concepts for m in clause.mentions
                                                  if m.group == "test"))
                        if _PROBLEM_HEADING.match(line.text) else frozenset()) if (
@@ -592,7 +595,8 @@ _DENYING_LABEL = re.compile(r"\W*(?:what (?:it|this) is not|what (?:it|this) isn
 _REFUSING_LABEL = re.compile(r"\W*((?:not|no|do not|don't|will not|won't|i am not|i'm not|we are "
                              r"not|we're not)\s+(?:ordering|starting|recommending|prescribing|"
                              r"ordered|order|recommended|indicated|needed|started|given|"
-                             r"prescribed|advised)|not)\W*:", re.IGNORECASE)
+                             r"prescribed|advised)|not(?:\s+(?:now|yet|today|at present|at this "
+                             r"time))?)\W*:", re.IGNORECASE)
 
 
 # A label whose 'not' governs the verb each item of its line opens with: 'Do not: give X;
@@ -2366,6 +2370,7 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = _purpose_of_past_test(text, mentions)
     mentions = _gloss_like_its_head(text, mentions)
     mentions = _since_it_began(text, mentions)
+    mentions = [_gerund_subject(text, m) for m in mentions]
     mentions = [_past_aside_verbs(text, m) for m in mentions]
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL}, deciding=False)
                 if m.action is not None and m.action.kind in ("keep_dose", "continue")
@@ -2460,9 +2465,18 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                 if m.group == "drug" and m.action is None and _WHILE_ON.search(text, 0, m.start)
                 else m for m in mentions]  # '... plus milk, while on hydrochlorothiazide 25 mg'
-    mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
-                if _SINCE_THE.search(text, 0, m.start) and _CHANGE_NOUN.match(text, m.end) else m
-                for m in mentions]  # 'after the fludrocortisone cut to 0.05 mg': a past event
+    if pending := _PENDING_LABEL.match(text):  # 'Consider if eGFR < 20: nephrology referral',
+        category = POSSIBLE if pending.group(1).lower() in _OPEN_LABEL_WORDS else CONDITIONAL
+        # 'If K > 5.5: hold lisinopril', 'Sick-day rules: fever -> double HC': the items wait
+        # on the label's trigger
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {category})
+                    if m.start >= pending.end() else m for m in mentions]
+    if _OTHER_PATIENT.match(text):  # 'In a woman not planning pregnancy I'd simply watch
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})  # a TSH
+                    for m in mentions]  # < 10': what would be done for someone else
+    if asked := _ASKED_LABEL.search(text):  # 'Questions: surveillance vs repair, ...',
+        mentions = [dataclasses.replace(m, statuses=m.statuses | {COUNTERFACTUAL})  # '... |
+                    if m.start >= asked.end() else m for m in mentions]  # Question: ...': asked
     if _OPTIONS_LEAD.match(text):  # 'Options: methimazole 20 mg daily, RAI or surgery'
         mentions = [dataclasses.replace(m, statuses=m.statuses | {ALTERNATIVE})
                     if m.group != "finding" else m for m in mentions]
@@ -2537,14 +2551,15 @@ def _clause(index: int, text: str, line: Line, start: int, end: int, doc: Any,
                     if m.group == "finding" and can.end() <= m.start < stop else m
                     for m in mentions]
     mentions = _adopt_orphans(mentions, found)
+    mentions = _topic_takes_verb(text, mentions, actions)
     mentions = _arrow_contingency(text, mentions, actions, line.section)
     mentions = _arrow_switch(text, mentions, actions)
     mentions = [dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
                 if past_dated and m.action is not None and m.action.text == "->" else m
                 for m in _arrow_dose_change(text, mentions)]  # 'cut 0.1 -> 0.05 mg in 1/2025'
     asks = _QUESTION_MARK_END.search(text)  # "... 'Can we give celecoxib?'" ends quoted
-    if asks and line.section != "question" and (
-            _POLITE_REQUEST.match(text)):  # 'Could you please stop his ferrous sulfate?'
+    if line.section != "question" and _POLITE_REQUEST.match(text):
+        # 'Could you please stop his ferrous sulfate?', 'Please could you arrange repeat bloods'
         mentions = [dataclasses.replace(m, statuses=m.statuses - {POSSIBLE})
                     for m in mentions]
     elif asks or line.section == "question" and _QUESTION_MARK_END.search(
@@ -2765,18 +2780,31 @@ _TIME_BEFORE = re.compile(r"\s+(?:about\s+|around\s+|~\s*|roughly\s+)?\d+\s*"
                           re.IGNORECASE)
 _WHILE_ON = re.compile(r"\b(?:while|whilst)\s+(?:on|taking|using|receiving)\s+"
                        r"(?:(?:her|his|their|the)\s+)?$", re.IGNORECASE)
-_SINCE_THE = re.compile(r"\b(?:after|since|following)\s+(?:the|her|his|their)\s+(?:[\w-]+\s+)?$",
-                        re.IGNORECASE)
-_CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|change|switch|"
-                          r"taper|stop|withdrawal)\b", re.IGNORECASE)
 # (and with its subject: 'She has other options:', 'There are other choices:')
 _OPTIONS_LEAD = re.compile(r"\W*(?:(?:she|he|they|you|we)\s+(?:also\s+)?(?:has|have)\s+|"
                            r"there\s+are\s+(?:also\s+)?|(?:her|his|their|your)\s+)?"
                            r"(?:the\s+)?(?:(?:several|some|a few|two|three|many)\s+)?"
                            r"(?:(?:other|further|additional|treatment|therapeutic|"
                            r"management|definitive)\s+)?"
-                           r"(?:options?|alternatives?|choices?)\s*(?::|include\b|are\b)",
+                           r"(?:options?|alternatives?|choices?)(?:\s+(?:discussed|offered|available|"
+                           r"for\s+[\w\s-]{1,30}?)|\s*\([^()]{0,40}\))*\s*(?::|include\b|are\b)",
                            re.IGNORECASE)
+# A label that leaves its items open or waiting: 'Consider:', 'If K > 5.5:', 'To discuss:'.
+_PENDING_LABEL = re.compile(r"\W*(consider(?:ing)?|if|when|once|should|possibly|maybe|possible|"
+                            r"to discuss|for discussion|pending|to decide|undecided|sick[- ]day|"
+                            r"stress[- ]dos(?:e|ing)|red[- ]flags?|return precautions|"
+                            r"safety[- ]net(?:ting)?)\b[^:.;]{0,60}:", re.IGNORECASE)
+_OTHER_PATIENT = re.compile(r"\W*(?:in|for|with)\s+(?:a|an|another|other|any)\s+(?:[\w-]+\s+){0,2}"
+                            r"(?:woman|women|man|men|patients?|person|people|someone|adults?|"
+                            r"child(?:ren)?)\b[^,.;]{0,60}?,?\s*(?:I|we|one)(?:'d|\s+would|"
+                            r"\s+might|\s+could)\b", re.IGNORECASE)
+# The consult's question restated under its label: what was asked, not what is planned.
+_ASKED_LABEL = re.compile(r"(?:^|[|;]\s*)\W*(?:the\s+|your\s+)?(?:e-?consult\s+|consult\s+|"
+                          r"referral\s+|"
+                          r"clinical\s+|pcp\s+)?questions?(?:\s+asked)?\s*:", re.IGNORECASE)
+_OPEN_LABEL_WORDS = frozenset({"consider", "considering", "possibly", "maybe", "possible",
+                               "to discuss", "for discussion", "pending", "to decide",
+                               "undecided"})
 _ALTERNATIVE_WITH_REASON = re.compile(
     r"\W*(?:or,?\s+)?alternatively,?\s+(?:since|because|given|as)\b[^,;:]*,", re.IGNORECASE)
 _RETURN_BEFORE = re.compile(r"\b(?:return|restore|bring)\s+(?:her|his|their|the)?\s*$",
@@ -2834,7 +2862,8 @@ _REQUEST_NAMED = re.compile(
     r"|\bthank(?:s|\s+you)\s+for\s+asking\s+(?:(?:me|us)\s+)?(?:whether|if|about)\b",
     re.IGNORECASE)
 # A request put as a question is an instruction: 'Could you please stop his iron?'
-_POLITE_REQUEST = re.compile(r"\W*(?:could|would|can|will)\s+you\s+(?:please\s+|kindly\s+)?"
+_POLITE_REQUEST = re.compile(r"\W*(?:please,?\s+)?(?:could|would|can|will)\s+you\s+(?:please\s+|"
+                             r"kindly\s+)?"
                              r"(?!tell|let|clarify|confirm|advise|explain)", re.IGNORECASE)
 _QUESTION_LABEL = re.compile(
     r"^\W*(?:the\s+|your\s+)?(?:e-?consult\s+|consult\s+|referral\s+|clinical\s+|pcp\s+)?"
@@ -3171,6 +3200,11 @@ _NO_CASE_WHERE = re.compile(r"\b(?:no|not any|never an?)\s+(?:safe\s+)?(?:window
                             re.IGNORECASE)
 
 
+# 'after the fludrocortisone cut': a change named as the time something followed.
+_SINCE_THE = re.compile(r"\b(?:after|since|following)\s+(?:the|her|his|their)\s+(?:[\w-]+\s+)?$",
+                        re.IGNORECASE)
+_CHANGE_NOUN = re.compile(r"\s+(?:dose\s+)?(?:cut|reduction|decrease|increase|change|switch|"
+                          r"taper|stop|withdrawal)\b", re.IGNORECASE)
 # 'Cr 1.4 -> 2.3 over 10 d after starting naproxen', 'epistaxis since apixaban added to
 # aspirin', 'since being started on sertraline': when something began, told as history.
 _SINCE_STARTING = re.compile(r"\b(since|after)\s+(?:starting|being started on|commencing|"
@@ -3180,11 +3214,32 @@ _ADDED_AFTER = re.compile(r"\s+(?:was\s+|were\s+)?(?:added|started|begun|introdu
                           r"(?:\s+(?:on\s+)?to\s+(?:the\s+|her\s+|his\s+)?)?", re.IGNORECASE)
 
 
+# '... whereas stopping aspirin markedly raises cardiac risk': a verb in -ing whose phrase is
+# the subject of what follows gives a reason, it plans nothing.
+_SUBJECT_PREDICATE = re.compile(r"(?:\s+(?:\d[\d.]*\s*\w+|now|abruptly|suddenly|early|it|"
+                                r"them))?\s+(?:\w+ly\s+)?(?:(?:would|could|may|might|can|will)\s+)?"
+                                r"(?:raises?|increases?|carry|carries|risks?|causes?|leads?|"
+                                r"triggers?|precipitates?|worsens?|doubles?|exposes?)\b",
+                                re.IGNORECASE)  # (not 'Stopping X is reasonable': an offer)
+
+
+def _gerund_subject(text: str, mention: Mention) -> Mention:
+    action = mention.action
+    if action is None or not action.text.lower().endswith("ing") or action.start > mention.start \
+            or not _SUBJECT_PREDICATE.match(text, mention.end):
+        return mention
+    return dataclasses.replace(mention, action=None, later=(), deciding=False,
+                               statuses=mention.statuses | {ATTRIBUTE})
+
+
 def _since_it_began(text: str, mentions: list[Mention]) -> list[Mention]:
     """A drug named as the time something began ('since starting X', 'since X added to Y') is
-    history, not a start today (after 'after', only in a story told in the past)."""
+    history, not a start today (after 'after', only in a story told in the past); so is a
+    change named as a time ('after the fludrocortisone cut to 0.05 mg')."""
     out, joined_to = [], -1
     for m in mentions:
+        if _SINCE_THE.search(text, 0, m.start) and _CHANGE_NOUN.match(text, m.end):
+            m = dataclasses.replace(m, statuses=m.statuses | {HISTORICAL})
         added = _ADDED_AFTER.match(text, m.end)
         lead = _SINCE_STARTING.search(text, 0, m.start) or (
             _SINCE_ADDED.search(text, 0, m.start) if added else None)
@@ -3203,9 +3258,10 @@ _PAST_STORY = re.compile(r"\b(?:ago|rose|fell|developed|noticed|began|was|were|h
                          r"->|\u2192", re.IGNORECASE)
 # 'Add "fluoroquinolones - avoid (AAA)" to allergy list', 'added a fluoroquinolone alert':
 # the drug goes on a list of what not to give.
-_ALERT_AFTER = re.compile(r"[^.;]{0,40}?\b(?:alert|flag|warning)\b|[^.;]{0,60}?\bto\s+(?:the\s+|"
-                          r"his\s+|her\s+)?(?:allergy|intolerance|adverse[- ]reaction|alert|"
-                          r"ADR)\b", re.IGNORECASE)
+_ALERT_AFTER = re.compile(r"[^.;]{0,40}?\b(?:alerts?|flags?|warnings?)\b|"
+                          r"[^.;]{0,60}?\bto\s+(?:the\s+|"
+                          r"his\s+|her\s+)?(?:chart\s+|EHR\s+|record\s+)?(?:allergy|intolerance|"
+                          r"adverse[- ]reaction|alerts?|ADR)\b", re.IGNORECASE)
 
 
 def _listed_as_alert(text: str, mentions: list[Mention]) -> list[Mention]:
@@ -3514,6 +3570,34 @@ _THEN_JUST_BEFORE = re.compile(r"\b(?:then|thereafter)\s*$", re.IGNORECASE)
 _BODY_WEIGHT_UNITS = frozenset({"kg", "lb", "lbs"})  # a weight trend, not a dose
 _COMPUTED = re.compile(r"=\s*~?\s*$|\bx\s*\d+(?:\.\d+)?\s*kg\s*=?\s*$|->\s*$", re.IGNORECASE)
 _DOSE_ARROW = re.compile(r"\s*(?:mg|mcg|g|units?)?\s*(?:->|to)\s*", re.IGNORECASE)
+
+
+_FOR_TOPIC = re.compile(r"\W*(?:for|as for|regarding|re)\s+(?:the\s+|his\s+|her\s+)?",
+                        re.IGNORECASE)
+
+
+def _topic_takes_verb(text: str, mentions: list[Mention], actions: tuple[Action, ...]
+                      ) -> list[Mention]:
+    """'For dabigatran, his CrCl is 46 mL/min: hold it 4 days before surgery': the drug the
+    sentence opens on takes the first plan verb after the colon that acts on nothing else."""
+    lead = _FOR_TOPIC.match(text)
+    colon = text.find(":")
+    if lead is None or colon < 0 or not mentions or mentions[0].start != lead.end() or (
+            mentions[0].group != "drug" or mentions[0].action is not None):
+        return mentions
+    taken = {m.action.start for m in mentions if m.action is not None} | {
+        a.start for m in mentions for a in m.later}
+    verb = next((a for a in actions if a.start > colon and a.start not in taken
+                 and not any(colon < m.start < a.start or a.start < m.start <= a.start
+                             + len(a.text) + 25 for m in mentions[1:]
+                             if m.group == "drug")), None)
+    if verb is None:
+        return mentions
+    later = tuple(a for a in actions if a.start > verb.start and a.start not in taken
+                  and not any(verb.start < m.start < a.start + len(a.text) + 25
+                              for m in mentions[1:] if m.group == "drug"))
+    return [dataclasses.replace(mentions[0], action=verb, later=later, deciding=True),
+            *mentions[1:]]
 
 
 def _adopt_orphans(mentions: list[Mention], found: tuple[Quantity, ...]) -> list[Mention]:
