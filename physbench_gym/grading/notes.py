@@ -47,6 +47,7 @@ from physbench_gym.grading.reader import (
     LIST_MARK,
     POSSIBLE,
     TEMPORARY,
+    TOPIC_LEAD,
     Clause,
     Mention,
     Note,
@@ -1392,7 +1393,7 @@ def _decision(clause: Clause, mention: Mention, args: NoteDecisionArgs) -> str |
         and (clause.mentions[0].group != "finding" or clause.mentions[0].quantities)) or bool(
         # 'Volume depletion + ibuprofen' lists causes; 'Calcium 1,000 mg and vitamin D3' plans
         _LEAD_LABEL.fullmatch(clause.text[:mention.start])
-        or _TOPIC_LEAD.fullmatch(clause.text[:mention.start])) or bool(  # 'For smoking, X ...'
+        or _after_topic(clause.text[:mention.start])) or bool(  # 'For smoking, X ...'
         _DASH_LEAD.fullmatch(clause.text[:mention.start]) and not any(
             a.start < mention.start for a in clause.actions) and any(
             m.start < mention.start and m.concepts & mention.concepts
@@ -1455,11 +1456,16 @@ _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:[\d.,/]+\s*(?:mg|mcg|g|units?|iu|ml)
 # 'Pylera 3 caps QID with clarithromycin 500 mg BID': a drug added to a verbless plan line.
 _WITH_LEAD = re.compile(r"\b(?:with|plus|and)\s*$|\+\s*$", re.IGNORECASE)
 _LEAD_LABEL = re.compile(r"\s*[\w /&-]{1,25}:\s*")
-_TOPIC_LEAD = re.compile(r"\W*(?:for|as for|regarding|re)\s+(?:the\s+|his\s+|her\s+)?"
-                         r"[\w /&-]{1,30},\s*", re.IGNORECASE)
+_TOPIC_NAME = re.compile(r"[\w /&-]{1,30},\s*")
 # What may open a plan line before the list it plans: 'then', 'and', a list mark.
 _LIST_OPENING = re.compile(r"[\W\d]*(?:(?:and\s+)?then\s+|and\s+)?", re.IGNORECASE)
 _LIST_SEPARATOR = re.compile(r"(?:\s*(?:,|/|\+|&|\band\b|\bor\b)\s*|\s+)*")
+
+
+def _after_topic(prefix: str) -> bool:
+    """'For smoking, varenicline ...': the sentence's topic, then the plan line."""
+    lead = TOPIC_LEAD.match(prefix)
+    return bool(lead and _TOPIC_NAME.fullmatch(prefix, lead.end()))
 
 
 def _opens_a_list(clause: Clause, mention: Mention) -> bool:

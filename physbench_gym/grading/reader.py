@@ -3572,7 +3572,8 @@ _COMPUTED = re.compile(r"=\s*~?\s*$|\bx\s*\d+(?:\.\d+)?\s*kg\s*=?\s*$|->\s*$", r
 _DOSE_ARROW = re.compile(r"\s*(?:mg|mcg|g|units?)?\s*(?:->|to)\s*", re.IGNORECASE)
 
 
-_FOR_TOPIC = re.compile(r"\W*(?:for|as for|regarding|re)\s+(?:the\s+|his\s+|her\s+)?",
+# 'For dabigatran, ...', 'Regarding the statin, ...': what the sentence is about.
+TOPIC_LEAD = re.compile(r"\W*(?:for|as for|regarding|re)\s+(?:the\s+|his\s+|her\s+)?",
                         re.IGNORECASE)
 
 
@@ -3580,7 +3581,7 @@ def _topic_takes_verb(text: str, mentions: list[Mention], actions: tuple[Action,
                       ) -> list[Mention]:
     """'For dabigatran, his CrCl is 46 mL/min: hold it 4 days before surgery': the drug the
     sentence opens on takes the first plan verb after the colon that acts on nothing else."""
-    lead = _FOR_TOPIC.match(text)
+    lead = TOPIC_LEAD.match(text)
     colon = text.find(":")
     if lead is None or colon < 0 or not mentions or mentions[0].start != lead.end() or (
             mentions[0].group != "drug" or mentions[0].action is not None):
