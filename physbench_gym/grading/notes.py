@@ -1456,7 +1456,9 @@ _SUBJECT_OF = re.compile(r"\s*(?:\w+\s+)?(?:[\d.,/]+\s*(?:mg|mcg|g|units?|iu|ml)
 # 'Pylera 3 caps QID with clarithromycin 500 mg BID': a drug added to a verbless plan line.
 _WITH_LEAD = re.compile(r"\b(?:with|plus|and)\s*$|\+\s*$", re.IGNORECASE)
 _LEAD_LABEL = re.compile(r"\s*[\w /&-]{1,25}:\s*")
-_TOPIC_NAME = re.compile(r"[\w /&-]{1,30},\s*")
+# (a named topic, not an occasion: 'for a severe flare only, prednisone 40 mg' is a rescue)
+_TOPIC_NAME = re.compile(r"(?!(?:a|an|any|each|every|some)\s)(?![^,]*\b(?:only|if|when|flares?|"
+                         r"episodes?|attacks?)\b)[\w /&-]{1,30},\s*", re.IGNORECASE)
 # What may open a plan line before the list it plans: 'then', 'and', a list mark.
 _LIST_OPENING = re.compile(r"[\W\d]*(?:(?:and\s+)?then\s+|and\s+)?", re.IGNORECASE)
 _LIST_SEPARATOR = re.compile(r"(?:\s*(?:,|/|\+|&|\band\b|\bor\b)\s*|\s+)*")
